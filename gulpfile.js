@@ -1,0 +1,14 @@
+const { src, dest, parallel } = require('gulp');
+
+function copyIcons() {
+  return src(['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}', 'icons/**/*.{png,svg}'], {
+    base: '.',
+    encoding: false,
+  }).pipe(dest('dist'));
+}
+
+function copyCodex() {
+  return src('nodes/**/*.node.json', { base: '.' }).pipe(dest('dist'));
+}
+
+exports.build = parallel(copyIcons, copyCodex);
