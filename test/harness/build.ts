@@ -32,6 +32,15 @@ export function buildLockPath(): string {
 	return join(tmpdir(), 'n8n-nodes-document-extraction-build.lock');
 }
 
+/** npm's warnings about this machine's npm config say nothing about the build. */
+function withoutNpmConfigWarnings(output: string): string {
+	return output
+		.split('\n')
+		.filter((line) => !/^npm warn Unknown (env|user|project|builtin) config/.test(line))
+		.join('\n')
+		.trim();
+}
+
 async function runLockedBuild(packageDir: string): Promise<string> {
 	return await new Promise((resolvePromise, reject) => {
 		const child = spawn('flock', [buildLockPath(), process.execPath, BUILD_SCRIPT, packageDir], {
@@ -49,7 +58,7 @@ async function runLockedBuild(packageDir: string): Promise<string> {
 		child.on('close', (code) => {
 			clearTimeout(timer);
 			if (code === 0) resolvePromise(output);
-			else reject(new PackageBuildError(packageDir, code, output.trim()));
+			else reject(new PackageBuildError(packageDir, code, withoutNpmConfigWarnings(output)));
 		});
 	});
 }

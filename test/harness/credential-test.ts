@@ -55,7 +55,7 @@ function findTest(
 	return undefined;
 }
 
-export interface TestCredentialOptions extends PackageOptions {}
+export type TestCredentialOptions = PackageOptions;
 
 /** Runs a credential's test the way the editor's "Test" button does. */
 export async function testCredential(
