@@ -1,0 +1,38 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { nodeProperties } from './actions/node.description';
+import { router } from './actions/router';
+import { listSearch } from './methods';
+
+export class DocumentExtraction implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Document Extraction',
+		name: 'documentExtraction',
+		icon: {
+			light: 'file:../../icons/documentExtraction.svg',
+			dark: 'file:../../icons/documentExtraction.dark.svg',
+		},
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description: 'Upload documents, wait for extraction and read the extracted values',
+		defaults: { name: 'Document Extraction' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'documentExtractionApi', required: true }],
+		properties: nodeProperties,
+	};
+
+	methods = { listSearch };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,52 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { maxRateLimitWaitOption, uploadIdParameter } from '../../descriptions/common';
+import { readUploadStatus } from '../../helpers/uploadStatus';
+import { requireUuid } from '../../helpers/validation';
+import { getUploadStatus } from './shared';
+
+const properties: INodeProperties[] = [
+	uploadIdParameter,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [maxRateLimitWaitOption],
+	},
+];
+
+const displayOptions = { show: { resource: ['file'], operation: ['getUploadStatus'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const uploadId = requireUuid(
+		this,
+		itemIndex,
+		'Upload ID',
+		this.getNodeParameter('uploadId', itemIndex),
+	);
+	const status = await getUploadStatus.call(this, uploadId, itemIndex);
+	const progress = readUploadStatus(status, false);
+	return [
+		{
+			json: {
+				uploadId,
+				state: progress.state,
+				processedFileIds: progress.processed.map(({ file }) => file.fileId),
+				failedFiles: progress.failed.map((failure) => ({
+					fileName: failure.fileName ?? null,
+					errorReason: failure.errorReason,
+				})),
+				...(progress.errorReason ? { errorReason: progress.errorReason } : {}),
+				...status,
+			},
+		},
+	];
+}

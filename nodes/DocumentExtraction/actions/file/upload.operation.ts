@@ -1,0 +1,340 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import {
+	binaryPropertyParameter,
+	maxRateLimitWaitOption,
+	simplifyParameter,
+} from '../../descriptions/common';
+import { ocrModelParameter } from '../../descriptions/ocrModels';
+import { binarySource } from '../../helpers/binary';
+import {
+	invalidParameter,
+	requireHttpsUrl,
+	requireObjectId,
+	requirePositiveInteger,
+	requireText,
+} from '../../helpers/validation';
+import { apiRequest, idempotencyKey, putToStorage, unexpectedResponse } from '../../transport';
+import { valuesField, waitForUpload } from './shared';
+
+const properties: INodeProperties[] = [
+	binaryPropertyParameter,
+	{
+		displayName: 'Wait for Completion',
+		name: 'waitForCompletion',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to wait until the service has processed the file and output the processed file(s). When off, the node outputs the upload ID at once; continue later with Get Upload Status.',
+	},
+	{
+		displayName: 'Include Extracted Values',
+		name: 'includeExtractedValues',
+		type: 'boolean',
+		default: true,
+		description: 'Whether to add the values extracted from each processed file to its output item',
+		displayOptions: { show: { waitForCompletion: [true] } },
+	},
+	{
+		...simplifyParameter,
+		displayOptions: { show: { waitForCompletion: [true], includeExtractedValues: [true] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'API Request ID',
+				name: 'apiRequestId',
+				type: 'string',
+				default: '',
+				description:
+					'Groups files uploaded together (sent back on callbacks as api_request_id). For a ZIP without it, the ZIP file ID is used.',
+			},
+			{
+				displayName: 'Callback URL',
+				name: 'callbackURL',
+				type: 'string',
+				default: '',
+				placeholder: 'https://example.com/webhook',
+				description:
+					"HTTPS URL the service calls when processing ends. Overrides the API key's default callback URL.",
+			},
+			{
+				displayName: 'Delete After 24 Hours',
+				name: 'isEphemeral',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the file and all its data are deleted 24 hours after upload (ephemeral)',
+			},
+			{
+				displayName: 'Destination Path',
+				name: 'destinationPath',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. invoices/2024/march',
+				description: 'Slash-separated folder path; missing folders are created. May be combined with Directory ID.',
+			},
+			{
+				displayName: 'Directory ID',
+				name: 'directoryId',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 6650a00000000000000d0001',
+				description: 'The directory (folder) to put the file in: 24 hexadecimal characters',
+			},
+			{
+				displayName: 'File Name',
+				name: 'fileName',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. invoice-0042.pdf',
+				description: "Name to give the file, with its extension. Default: the binary's file name.",
+			},
+			{
+				displayName: 'Keep ZIP File Name',
+				name: 'retainOriginalZipFileName',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether files extracted from a ZIP keep the archive name (sanitised, up to 255 characters) as zipArchiveName. Ignored for other files.',
+			},
+			{
+				displayName: 'Lock Schema',
+				name: 'schemaLocking',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to lock the schema after upload',
+			},
+			maxRateLimitWaitOption,
+			{
+				displayName: 'MIME Type',
+				name: 'mimeType',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. application/pdf',
+				description: "MIME type of the file. Default: the binary's MIME type.",
+			},
+			ocrModelParameter,
+			{
+				displayName: 'Page Count',
+				name: 'pageCount',
+				type: 'number',
+				typeOptions: { minValue: 1, numberPrecision: 0 },
+				default: 1,
+				description: 'Number of pages, used by the service to check page limits early',
+			},
+			{
+				displayName: 'Poll Interval (Seconds)',
+				name: 'pollInterval',
+				type: 'number',
+				typeOptions: { minValue: 0.5, numberPrecision: 1 },
+				default: 5,
+				description: 'How often to ask for the processing status while waiting for completion',
+			},
+			{
+				displayName: 'Split Document',
+				name: 'isSplit',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to split a document that holds several documents into separate files',
+			},
+			{
+				displayName: 'Split Excel by Worksheet',
+				name: 'isSplitExcel',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to split an Excel file into one file per worksheet',
+			},
+			{
+				displayName: 'Timeout (Seconds)',
+				name: 'waitTimeout',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 300,
+				description:
+					'How long to wait for processing before failing with the upload ID (continue with Get Upload Status)',
+			},
+		],
+	},
+];
+
+const displayOptions = { show: { resource: ['file'], operation: ['upload'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+interface UploadOptions {
+	apiRequestId?: string;
+	callbackURL?: string;
+	destinationPath?: string;
+	directoryId?: string;
+	fileName?: string;
+	isEphemeral?: boolean;
+	isSplit?: boolean;
+	isSplitExcel?: boolean;
+	mimeType?: string;
+	ocrModel?: { value?: string } | string;
+	pageCount?: number;
+	pollInterval?: number;
+	retainOriginalZipFileName?: boolean;
+	schemaLocking?: boolean;
+	waitTimeout?: number;
+}
+
+const MIME_TYPE_PATTERN = /^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/;
+
+function isZipUpload(fileName: string, fileType: string): boolean {
+	return /^application\/(x-)?zip(-compressed)?$/i.test(fileType) || /\.zip$/i.test(fileName);
+}
+
+/** The upload request body, checked before anything is sent. */
+function uploadBody(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	fileName: string,
+	fileType: string,
+	options: UploadOptions,
+): IDataObject {
+	const body: IDataObject = {
+		fileName: requireText(context, itemIndex, 'File Name', fileName),
+		fileType,
+		// Listed as required in one place of the specification and optional in another: always sent.
+		isSplit: options.isSplit ?? false,
+		schemaLocking: options.schemaLocking ?? false,
+	};
+	if (!MIME_TYPE_PATTERN.test(fileType)) {
+		throw invalidParameter(context, itemIndex, 'MIME Type', fileType, 'a MIME type such as application/pdf');
+	}
+	if (options.isSplitExcel !== undefined) body.isSplitExcel = options.isSplitExcel;
+	if (options.isEphemeral !== undefined) body.isEphemeral = options.isEphemeral;
+	if (options.retainOriginalZipFileName !== undefined) {
+		body.retainOriginalZipFileName = options.retainOriginalZipFileName;
+	}
+	if (options.callbackURL) {
+		body.callbackURL = requireHttpsUrl(context, itemIndex, 'Callback URL', options.callbackURL);
+	}
+	if (options.directoryId) {
+		body.directoryId = requireObjectId(context, itemIndex, 'Directory ID', options.directoryId);
+	}
+	if (options.destinationPath) {
+		const path = options.destinationPath.trim();
+		if (path.includes('\\') || path.split('/').some((segment) => segment === '..')) {
+			throw invalidParameter(
+				context,
+				itemIndex,
+				'Destination Path',
+				options.destinationPath,
+				'folder names separated by "/" (no "\\" and no "..")',
+			);
+		}
+		body.destinationPath = path;
+	}
+	if (options.pageCount !== undefined) {
+		body.pageCount = requirePositiveInteger(context, itemIndex, 'Page Count', options.pageCount);
+	}
+	if (options.apiRequestId) {
+		body.apiRequestId = requireText(context, itemIndex, 'API Request ID', options.apiRequestId);
+	}
+	const ocrModel = typeof options.ocrModel === 'object' ? options.ocrModel?.value : options.ocrModel;
+	if (ocrModel !== undefined && String(ocrModel).trim() !== '') {
+		body.ocrModel = requireText(context, itemIndex, 'OCR Model', ocrModel);
+	}
+	return body;
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
+	const waitForCompletion = this.getNodeParameter('waitForCompletion', itemIndex, true) as boolean;
+	const options = this.getNodeParameter('options', itemIndex, {}) as UploadOptions;
+
+	const source = await binarySource(this, itemIndex, binaryPropertyName);
+	const fileName = (options.fileName || source.fileName).trim();
+	if (!fileName) {
+		throw invalidParameter(
+			this,
+			itemIndex,
+			'File Name',
+			fileName,
+			'a file name: the binary has none, so set "File Name" in the options',
+		);
+	}
+	const fileType = (options.mimeType || source.mimeType).trim();
+	const body = uploadBody(this, itemIndex, fileName, fileType, options);
+	const pollIntervalMs = Math.max(0.5, Number(options.pollInterval ?? 5)) * 1000;
+	const timeoutMs = Math.max(1, Number(options.waitTimeout ?? 300)) * 1000;
+
+	const upload = await apiRequest.call(this, {
+		method: 'POST',
+		path: '/files/upload',
+		body,
+		idempotencyKey: idempotencyKey(this, itemIndex, 'file.upload', body),
+		itemIndex,
+	});
+	const uploadId = upload.uploadId;
+	const presignedUploadURL = upload.presignedUploadURL;
+	if (typeof uploadId !== 'string' || typeof presignedUploadURL !== 'string') {
+		throw unexpectedResponse(this, 'the upload request', { ...upload, presignedUploadURL: undefined }, itemIndex);
+	}
+
+	await putToStorage.call(this, presignedUploadURL, source.open, {
+		contentType: fileType,
+		label: `file "${fileName}" (upload ID ${uploadId})`,
+		itemIndex,
+	});
+
+	// The presigned URL is a short-lived bearer secret: it is not part of the output.
+	const { presignedUploadURL: _omitted, ...uploadInfo } = upload;
+	if (!waitForCompletion) {
+		return [{ json: { ...uploadInfo, fileName, fileType, fileSize: source.fileSize, status: 'uploaded' } }];
+	}
+
+	const progress = await waitForUpload.call(this, {
+		uploadId,
+		fileName,
+		expectZip: isZipUpload(fileName, fileType),
+		pollIntervalMs,
+		timeoutMs,
+		itemIndex,
+	});
+
+	const includeValues = this.getNodeParameter('includeExtractedValues', itemIndex, true) as boolean;
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+
+	const items: INodeExecutionData[] = [];
+	for (const { file, memberName } of progress.processed) {
+		const json: IDataObject = { ...file, uploadId: file.uploadId ?? uploadId };
+		if (memberName !== undefined) json.zipMemberName = memberName;
+		if (progress.isZip) json.zipUploadId = uploadId;
+		if (includeValues && typeof file.fileId === 'string') {
+			Object.assign(json, await valuesField.call(this, file.fileId, itemIndex, simplify));
+		}
+		items.push({ json });
+	}
+	for (const failure of progress.failed) {
+		items.push({
+			json: {
+				uploadId: failure.uploadId ?? uploadId,
+				...(progress.isZip ? { zipUploadId: uploadId, zipMemberName: failure.fileName } : {}),
+				fileName: failure.fileName ?? fileName,
+				fileType: failure.fileType ?? null,
+				status: 'failed',
+				errorReason: failure.errorReason,
+				failedStep: failure.step ?? null,
+				statuses: failure.statuses,
+			},
+		});
+	}
+	return items;
+}

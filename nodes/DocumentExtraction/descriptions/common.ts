@@ -1,0 +1,79 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { DEFAULT_RETRY_POLICY } from '../transport';
+
+/** Parameter descriptions used by more than one operation, defined once. */
+
+export const binaryPropertyParameter: INodeProperties = {
+	displayName: 'Input Binary Field',
+	name: 'binaryPropertyName',
+	type: 'string',
+	default: 'data',
+	required: true,
+	placeholder: 'e.g. data',
+	hint: 'The name of the input binary field that holds the file',
+};
+
+export const uploadIdParameter: INodeProperties = {
+	displayName: 'Upload ID',
+	name: 'uploadId',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. 3f2b6c1e-8a4d-4c1f-9e2a-5b7d9c0e1f23',
+	description: 'The uploadId returned by the Upload operation (a UUID)',
+};
+
+/** A file, chosen from the newest files of the workspace or given by its ID (a UUID). */
+export const fileIdParameter: INodeProperties = {
+	displayName: 'File',
+	name: 'fileId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The file whose data to use',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select a file...',
+			typeOptions: { searchListMethod: 'searchFiles', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 3f2b6c1e-8a4d-4c1f-9e2a-5b7d9c0e1f23',
+			validation: [
+				{
+					type: 'regex',
+					properties: {
+						regex: '^\\s*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\s*$',
+						errorMessage: 'A file ID is a UUID such as 3f2b6c1e-8a4d-4c1f-9e2a-5b7d9c0e1f23',
+					},
+				},
+			],
+		},
+	],
+};
+
+export const simplifyParameter: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to return the values as { field title: value } (tables as lists of row objects) instead of the raw form records',
+};
+
+/** Goes into every operation's Options collection; the transport reads it (RATE_LIMIT_WAIT_PARAMETER). */
+export const maxRateLimitWaitOption: INodeProperties = {
+	displayName: 'Max Rate-Limit Wait (Seconds)',
+	name: 'maxRateLimitWait',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: DEFAULT_RETRY_POLICY.maxRateLimitWaitSeconds,
+	description:
+		'When the API answers "too many requests", the node waits as long as the API asks and tries again, up to this many seconds in total per request. 0 fails at once.',
+};

@@ -1,0 +1,52 @@
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+} from 'n8n-workflow';
+
+import { OCR_MODELS, ocrModelLabel } from '../descriptions/ocrModels';
+import { apiRequest } from '../transport';
+
+function matches(filter: string | undefined, ...texts: string[]): boolean {
+	if (!filter) return true;
+	const needle = filter.toLowerCase();
+	return texts.some((text) => text.toLowerCase().includes(needle));
+}
+
+export async function searchOcrModels(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	return {
+		results: OCR_MODELS.filter((model) => matches(filter, model.value, ocrModelLabel(model))).map(
+			(model) => ({ name: `${ocrModelLabel(model)} (${model.value})`, value: model.value }),
+		),
+	};
+}
+
+const FILE_PAGE_SIZE = 100;
+
+/** The workspace's files, newest first, filtered by name; one API page per call. */
+export async function searchFiles(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const page = Number(paginationToken) || 1;
+	const body = await apiRequest.call(this, {
+		method: 'GET',
+		path: '/files',
+		qs: { page, limit: FILE_PAGE_SIZE, sortBy: 'createdAt', sortOrder: 'DESC' },
+	});
+	const files = Array.isArray(body.files) ? (body.files as IDataObject[]) : [];
+	const results: INodeListSearchItems[] = files
+		.filter((file) => matches(filter, String(file.fileName ?? ''), String(file.fileId ?? '')))
+		.map((file) => ({
+			name: `${String(file.fileName ?? file.fileId)} (${String(file.createdAt ?? '').slice(0, 10)})`,
+			value: String(file.fileId),
+		}));
+	const total = typeof body.count === 'number' ? body.count : undefined;
+	const more = files.length === FILE_PAGE_SIZE && (total === undefined || page * FILE_PAGE_SIZE < total);
+	return { results, paginationToken: more ? String(page + 1) : undefined };
+}
