@@ -65,6 +65,28 @@ describe.each<StaticDataHost>(['in-memory', 'staged'])('pollTrigger as an active
 	});
 });
 
+describe('pollTrigger options', () => {
+	it('passes the poll budget the host gives (getPollBudgetMs)', async () => {
+		server.events.push({ id: 1, name: 'a' });
+		const withBudget = await pollTrigger({
+			packageDir: FIXTURE_PACKAGE_DIR,
+			type: 'harnessFixtureTrigger',
+			parameters: { reportPollBudget: true },
+			credentials: { harnessFixtureApi: { apiKey: FIXTURE_API_KEY, baseUrl: server.baseUrl } },
+			pollBudgetMs: 1234,
+		});
+		expect(withBudget.items.map((item) => item.json.pollBudgetMs)).toEqual([1234]);
+
+		const withDefault = await pollTrigger({
+			packageDir: FIXTURE_PACKAGE_DIR,
+			type: 'harnessFixtureTrigger',
+			parameters: { reportPollBudget: true },
+			credentials: { harnessFixtureApi: { apiKey: FIXTURE_API_KEY, baseUrl: server.baseUrl } },
+		});
+		expect(withDefault.items.map((item) => item.json.pollBudgetMs)).toEqual([5 * 60 * 1000]);
+	});
+});
+
 describe('pollTrigger in manual mode ("Fetch Test Event")', () => {
 	it('runs poll() through WorkflowExecute and leaves the static data as it was', async () => {
 		server.events.push({ id: 4, name: 'd' });

@@ -100,6 +100,22 @@ describe('runNode through WorkflowExecute', () => {
 		expect(JSON.stringify(items)).not.toContain(FIXTURE_API_KEY);
 	});
 
+	it('captures the engine error lines of a failed request, without the (wrong) key', async () => {
+		const wrongKey = 'wrong-key-that-must-not-leak';
+		const { error, result } = await runNode({
+			packageDir: FIXTURE_PACKAGE_DIR,
+			type: 'harnessFixture',
+			parameters: { operation: 'echo', value: 'x' },
+			credentials: { harnessFixtureApi: { apiKey: wrongKey, baseUrl: server.baseUrl } },
+		});
+
+		expect(error).toBeDefined();
+		const errorLines = result.logs.filter((line) => line.level === 'error');
+		expect(errorLines.map((line) => line.message)).toContain('Authorization failed - please check your credentials');
+		for (const line of result.logs) expect(line.text).not.toContain(wrongKey);
+		expect(JSON.stringify(error)).not.toContain(wrongKey);
+	});
+
 	it('runs workflow JSON with a manual trigger and reports each node output', async () => {
 		const result = await runWorkflow(
 			{
