@@ -1,0 +1,100 @@
+/** /__emulator/* on the API host: request log, faults, clock, keys, rate limit, state peeks.
+ * Only the emulator answers these paths; they need no API key. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isControllable } from './clock';
+import type { EmulatorCore } from './core';
+import { CONTROL_PREFIX } from './core';
+import { parseQuery, readBody, sendJson } from './http-util';
+import { SEEDED_KEYS } from './seed';
+
+function toRegExp(source: unknown, flags: unknown): RegExp | undefined {
+	return typeof source === 'string' ? new RegExp(source, typeof flags === 'string' ? flags : '') : undefined;
+}
+
+function matchSpec(body: Record<string, unknown>) {
+	return {
+		method: typeof body.method === 'string' ? body.method : undefined,
+		path: toRegExp(body.pathRegex, body.pathRegexFlags) ?? (typeof body.path === 'string' ? body.path : undefined),
+		host: body.host === 'api' || body.host === 'storage' ? body.host : undefined,
+		count: typeof body.count === 'number' ? body.count : undefined,
+	} as const;
+}
+
+export function installControl(core: EmulatorCore): void {
+	core.controlHandler = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+		const method = req.method ?? 'GET';
+		const route = url.pathname.slice(CONTROL_PREFIX.length) || '/';
+		const raw = await readBody(req, 1024 * 1024, () => undefined);
+		let body: Record<string, unknown> = {};
+		if (raw.length > 0) {
+			try {
+				body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+			} catch {
+				sendJson(res, { status: 400, body: { error: 'invalid JSON' } }, 'control');
+				return;
+			}
+		}
+		const reply = (status: number, payload: unknown) => sendJson(res, { status, body: payload }, 'control');
+		const key = `${method} ${route}`;
+		switch (key) {
+			case 'GET /':
+			case 'GET /health':
+				return reply(200, { ok: true, apiUrl: core.apiUrl, storageUrl: core.storageUrl });
+			case 'GET /keys':
+				return reply(200, { keys: SEEDED_KEYS });
+			case 'GET /requests': {
+				const query = parseQuery(url.searchParams);
+				const since = Number(query.since ?? 0);
+				const entries = core.requests.filter(
+					(entry) => entry.sequence > since && (query.host === undefined || entry.host === query.host) && (query.method === undefined || entry.method === query.method),
+				);
+				return reply(200, { requests: entries });
+			}
+			case 'DELETE /requests':
+				core.requests.length = 0;
+				return reply(200, { success: true });
+			case 'GET /faults':
+				return reply(200, core.faults.pending());
+			case 'DELETE /faults':
+				core.faults.clear();
+				return reply(200, { success: true });
+			case 'POST /faults/fail':
+				core.faults.failNext({ ...matchSpec(body), status: typeof body.status === 'number' ? body.status : undefined, retryAfter: typeof body.retryAfter === 'number' ? body.retryAfter : undefined, detail: typeof body.detail === 'string' ? body.detail : undefined });
+				return reply(200, { success: true });
+			case 'POST /faults/delay':
+				core.faults.delayNext({ ...matchSpec(body), delayMs: typeof body.delayMs === 'number' ? body.delayMs : 1000 });
+				return reply(200, { success: true });
+			case 'POST /faults/reset':
+				core.faults.resetConnectionNext({ ...matchSpec(body), afterBytes: typeof body.afterBytes === 'number' ? body.afterBytes : undefined });
+				return reply(200, { success: true });
+			case 'POST /faults/expire-presigned':
+				return reply(200, { success: true, expired: core.faults.expirePresignedUrls() });
+			case 'GET /clock':
+				return reply(200, { now: core.clock.now(), iso: new Date(core.clock.now()).toISOString(), controllable: isControllable(core.clock) });
+			case 'POST /clock': {
+				const clock = core.clock;
+				if (!isControllable(clock)) return reply(409, { error: 'the injected clock cannot be moved' });
+				if (typeof body.advanceMs === 'number') clock.advance(body.advanceMs);
+				if (typeof body.setMs === 'number') clock.set(body.setMs);
+				if (typeof body.set === 'string') clock.set(Date.parse(body.set));
+				return reply(200, { now: clock.now(), iso: new Date(clock.now()).toISOString() });
+			}
+			case 'POST /rate-limit':
+				core.rateLimit = typeof body.limit === 'number' ? { limit: body.limit, windowMs: typeof body.windowMs === 'number' ? body.windowMs : undefined } : undefined;
+				core.resetRateLimitWindows();
+				return reply(200, { rateLimit: core.rateLimit ?? null });
+			case 'POST /keys/default-callback': {
+				if (typeof body.apiKey !== 'string' || !core.state.keys.has(body.apiKey)) return reply(404, { error: 'unknown apiKey' });
+				core.state.setDefaultCallbackUrl(body.apiKey, typeof body.callbackURL === 'string' ? body.callbackURL : undefined);
+				return reply(200, { success: true });
+			}
+			case 'GET /callbacks':
+				return reply(200, { callbacks: core.state.callbacks });
+			case 'GET /idle':
+				await core.state.idle();
+				return reply(200, { idle: true });
+			default:
+				return reply(404, { error: `unknown control path ${method} ${url.pathname}` });
+		}
+	};
+}

@@ -1,0 +1,417 @@
+/** The emulator's engine: two HTTP listeners (API and storage), the dispatcher with auth,
+ * rate limit, idempotency, faults and the request log. */
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CallbackSender } from './callbacks';
+import type { Clock } from './clock';
+import { iso } from './clock';
+import { Faults, type HostName, type TakenFaults } from './faults';
+import {
+	canonicalJson,
+	MAX_JSON_BODY_BYTES,
+	parseQuery,
+	problemResponse,
+	readBody,
+	sendJson,
+	sleep,
+	type JsonResponse,
+} from './http-util';
+import { isObjectId, isUuid, newUuid } from './ids';
+import { ObjectStore } from './object-store';
+import { ApiError, validationError } from './problem';
+import { Processor } from './processing';
+import { compile, type CompiledRoute, type RequestContext, type Route } from './router';
+import { EmulatorState } from './state';
+import { Presigner, StorageHost } from './storage';
+import type { ApiKeyRecord } from './types';
+
+export const API_PREFIX = '/prod/v1';
+export const CONTROL_PREFIX = '/__emulator';
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+
+export interface RequestLogEntry {
+	/** Order of arrival, starting at 1. */
+	sequence: number;
+	host: HostName;
+	method: string;
+	path: string;
+	query: Record<string, string | string[]>;
+	/** Request headers, names in lower case. */
+	headers: Record<string, string | string[] | undefined>;
+	/** Body bytes received (counted as they stream in). */
+	bodyBytes: number;
+	/** Response status; 0 while running or when the connection was reset. */
+	status: number;
+	requestId?: string;
+	/** Clock time of arrival (ISO 8601). */
+	time: string;
+	/** Which injected fault hit this request, if any. */
+	fault?: 'fail' | 'delay' | 'reset';
+	durationMs?: number;
+}
+
+export interface RateLimitOptions {
+	/** Requests allowed per key per window. */
+	limit: number;
+	/** Window length in ms (default 1000); windows follow the emulator clock. */
+	windowMs?: number;
+}
+
+export interface CoreOptions {
+	clock: Clock;
+	seed: boolean;
+	dataDir: string;
+	processingDelayMs: number;
+	rateLimit?: RateLimitOptions;
+	maxDirectoryDepth: number;
+	/** Smallest part size of a multipart upload, in MB (default 5, as S3). */
+	minPartSizeMB: number;
+	/** Part size used when partSizeLimit is absent, in MB (default 10). */
+	defaultPartSizeMB: number;
+	/** Highest pageCount accepted by uploads (default 500). */
+	maxPageCount: number;
+	requireContentLength: boolean;
+	requestLogLimit: number;
+	callbackRetries: number;
+	callbackRetryBaseMs: number;
+}
+
+export class EmulatorCore {
+	readonly state: EmulatorState;
+	readonly clock: Clock;
+	readonly faults: Faults;
+	readonly requests: RequestLogEntry[] = [];
+	readonly store: ObjectStore;
+	readonly presigner: Presigner;
+	readonly callbacks: CallbackSender;
+	readonly processor: Processor;
+	readonly storageHost: StorageHost;
+	rateLimit: RateLimitOptions | undefined;
+	/** Per-key fixed windows: key -> window start and count. */
+	private windows = new Map<string, { startMs: number; count: number }>();
+	private routes: CompiledRoute[] = [];
+	private sequence = 0;
+	private apiServer?: Server;
+	private storageServer?: Server;
+	apiUrl = '';
+	storageUrl = '';
+	/** Handles /__emulator/* requests; set by the control module. */
+	controlHandler?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
+
+	constructor(readonly options: CoreOptions) {
+		this.clock = options.clock;
+		this.state = new EmulatorState(options.clock, options.seed);
+		this.store = new ObjectStore(this.state, options.dataDir);
+		this.presigner = new Presigner(this.state, this.clock, () => this.storageUrl);
+		this.faults = new Faults(() => this.presigner.expireAll());
+		this.callbacks = new CallbackSender(this.state, { retries: options.callbackRetries, retryBaseMs: options.callbackRetryBaseMs, timeoutMs: 30000 });
+		this.processor = new Processor(this.state, this.store, this.callbacks, { processingDelayMs: options.processingDelayMs });
+		this.storageHost = new StorageHost(this.state, this.clock, this.store, this.processor, { requireContentLength: options.requireContentLength });
+		this.rateLimit = options.rateLimit;
+	}
+
+	addRoutes(routes: Route[]): void {
+		this.routes.push(...routes.map(compile));
+	}
+
+	async listen(apiPort: number, storagePort: number, host = '127.0.0.1'): Promise<void> {
+		await this.store.init();
+		this.apiServer = createServer((req, res) => void this.onRequest('api', req, res));
+		this.storageServer = createServer((req, res) => void this.onRequest('storage', req, res));
+		for (const server of [this.apiServer, this.storageServer]) {
+			server.keepAliveTimeout = 65000;
+			server.headersTimeout = 66000;
+			server.requestTimeout = 0;
+		}
+		this.apiUrl = `http://${host}:${await listenOn(this.apiServer, apiPort, host)}`;
+		this.storageUrl = `http://${host}:${await listenOn(this.storageServer, storagePort, host)}`;
+	}
+
+	async close(): Promise<void> {
+		this.processor.close();
+		this.callbacks.close();
+		await Promise.all(
+			[this.apiServer, this.storageServer].map(
+				(server) =>
+					new Promise<void>((resolve) => {
+						if (!server) return resolve();
+						server.close(() => resolve());
+						server.closeAllConnections();
+					}),
+			),
+		);
+	}
+
+	private log(host: HostName, req: IncomingMessage, url: URL): RequestLogEntry {
+		this.sequence += 1;
+		const entry: RequestLogEntry = {
+			sequence: this.sequence,
+			host,
+			method: req.method ?? 'GET',
+			path: url.pathname,
+			query: parseQuery(url.searchParams),
+			headers: { ...req.headers },
+			bodyBytes: 0,
+			status: 0,
+			time: iso(this.clock.now()),
+		};
+		this.requests.push(entry);
+		if (this.requests.length > this.options.requestLogLimit) {
+			this.requests.splice(0, this.requests.length - this.options.requestLogLimit);
+		}
+		return entry;
+	}
+
+	private async onRequest(host: HostName, req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const started = process.hrtime.bigint();
+		let url: URL;
+		try {
+			url = new URL(req.url ?? '/', 'http://emulator.local');
+		} catch {
+			res.writeHead(400).end();
+			return;
+		}
+		if (host === 'api' && url.pathname.startsWith(CONTROL_PREFIX) && this.controlHandler) {
+			try {
+				await this.controlHandler(req, res, url);
+			} catch (error) {
+				if (!res.headersSent) sendJson(res, { status: 500, body: { error: (error as Error).message } }, 'control');
+			}
+			return;
+		}
+		const entry = this.log(host, req, url);
+		res.on('finish', () => {
+			entry.status = res.statusCode;
+			entry.durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+		});
+		const method = req.method ?? 'GET';
+		const taken = this.faults.take(host, method, url.pathname);
+		if (taken.delay) {
+			entry.fault = 'delay';
+			await sleep(taken.delay.delayMs);
+		}
+		if (taken.reset) {
+			entry.fault = 'reset';
+			this.resetMidBody(req, taken, (bytes) => (entry.bodyBytes += bytes));
+			return;
+		}
+		const requestId = newUuid();
+		entry.requestId = requestId;
+		if (taken.fail) {
+			entry.fault = 'fail';
+			req.on('data', (chunk: Buffer) => (entry.bodyBytes += chunk.length));
+			req.resume();
+			const status = taken.fail.status ?? 500;
+			const detail = taken.fail.detail ?? (status === 429 ? 'Rate limit exceeded; retry later.' : `Injected fault: HTTP ${status}.`);
+			const error = new ApiError(status, detail, undefined, { retryAfter: taken.fail.retryAfter });
+			const response = problemResponse(error, url.pathname, requestId);
+			if (host === 'storage') delete (response.headers as Record<string, string>)['content-type'];
+			sendJson(res, response, requestId);
+			return;
+		}
+		if (host === 'storage') {
+			try {
+				await this.storageHost.handle(req, res, url, (bytes) => (entry.bodyBytes += bytes));
+			} catch (error) {
+				if (!res.headersSent) res.writeHead(500).end(String((error as Error).message));
+			}
+			return;
+		}
+		let response: JsonResponse;
+		try {
+			response = await this.dispatch(req, url, requestId, (bytes) => (entry.bodyBytes += bytes));
+		} catch (error) {
+			if (!(error instanceof ApiError)) {
+				console.error('[emulator] unexpected error', error);
+			}
+			const apiError = error instanceof ApiError ? error : new ApiError(500, 'An unexpected internal error occurred.');
+			response = problemResponse(apiError, url.pathname, requestId);
+		}
+		if (!req.complete) req.resume();
+		sendJson(res, response, requestId);
+	}
+
+	/** Destroys the socket once `afterBytes` body bytes arrived (at once when 0 or no body). */
+	private resetMidBody(req: IncomingMessage, taken: TakenFaults, onBytes: (bytes: number) => void): void {
+		const afterBytes = taken.reset?.afterBytes ?? 1;
+		let received = 0;
+		const declared = Number(req.headers['content-length'] ?? 0);
+		const hasBody = declared > 0 || req.headers['transfer-encoding'] !== undefined;
+		if (afterBytes <= 0 || !hasBody) {
+			req.socket.destroy();
+			return;
+		}
+		req.on('data', (chunk: Buffer) => {
+			received += chunk.length;
+			onBytes(chunk.length);
+			if (received >= afterBytes) req.socket.destroy();
+		});
+		req.on('end', () => req.socket.destroy());
+	}
+
+	private authenticate(req: IncomingMessage): ApiKeyRecord {
+		const header = req.headers['x-api-key'];
+		const key = Array.isArray(header) ? header[0] : header;
+		if (!key) throw new ApiError(401, 'The x-api-key header is missing. Send your API key in the x-api-key header.', undefined, { code: 'UNAUTHORIZED' });
+		const record = this.state.keys.get(key);
+		if (!record) throw new ApiError(401, 'The API key is invalid.', undefined, { code: 'UNAUTHORIZED' });
+		if (!record.active) throw new ApiError(403, 'Access denied: the API key is inactive.', undefined, { code: 'FORBIDDEN' });
+		return record;
+	}
+
+	private checkRateLimit(key: string): void {
+		const limit = this.rateLimit;
+		if (!limit) return;
+		const windowMs = limit.windowMs ?? 1000;
+		const now = this.clock.now();
+		let window = this.windows.get(key);
+		if (!window || now >= window.startMs + windowMs) {
+			window = { startMs: now, count: 0 };
+			this.windows.set(key, window);
+		}
+		window.count += 1;
+		if (window.count > limit.limit) {
+			const retryAfter = Math.max(1, Math.ceil((window.startMs + windowMs - now) / 1000));
+			throw new ApiError(429, `Rate limit of ${limit.limit} requests per ${windowMs} ms exceeded; retry after ${retryAfter} s.`, undefined, { retryAfter });
+		}
+	}
+
+	resetRateLimitWindows(): void {
+		this.windows.clear();
+	}
+
+	private match(method: string, routePath: string): { route?: CompiledRoute; params: Record<string, string>; pathKnown: boolean } {
+		let pathKnown = false;
+		for (const route of this.routes) {
+			const match = route.regex.exec(routePath);
+			if (!match) continue;
+			pathKnown = true;
+			if (route.method !== method) continue;
+			const params: Record<string, string> = {};
+			route.names.forEach((name, index) => {
+				params[name] = decodeURIComponent(match[index + 1]);
+			});
+			return { route, params, pathKnown };
+		}
+		return { params: {}, pathKnown };
+	}
+
+	private async dispatch(req: IncomingMessage, url: URL, requestId: string, onBytes: (bytes: number) => void): Promise<JsonResponse> {
+		const method = req.method ?? 'GET';
+		if (!url.pathname.startsWith(`${API_PREFIX}/`)) {
+			throw new ApiError(404, `No such endpoint: ${method} ${url.pathname}. Every path starts with ${API_PREFIX}.`);
+		}
+		const apiKey = this.authenticate(req);
+		this.checkRateLimit(apiKey.key);
+		this.state.purgeExpired();
+		const routePath = url.pathname.slice(API_PREFIX.length);
+		const { route, params, pathKnown } = this.match(method, routePath);
+		if (!route) {
+			if (pathKnown) throw new ApiError(405, `Method ${method} is not allowed on ${url.pathname}.`, undefined, { code: 'METHOD_NOT_ALLOWED' });
+			throw new ApiError(404, `No such endpoint: ${method} ${url.pathname}.`);
+		}
+		if (route.write && apiKey.mode === 'read-only') {
+			throw new ApiError(403, 'Access denied: this API key is in read-only mode and cannot make changes.', undefined, { code: 'FORBIDDEN' });
+		}
+		this.validateParams(route, params);
+		const body = route.body ? await this.readJsonBody(req, onBytes) : undefined;
+		const ctx: RequestContext = {
+			core: this,
+			req,
+			method,
+			path: url.pathname,
+			params,
+			query: parseQuery(url.searchParams),
+			body,
+			apiKey,
+			workspace: this.state.workspace(apiKey.workspaceId),
+			requestId,
+		};
+		if (!route.idempotent) return route.handler(ctx);
+		return this.withIdempotency(ctx, route);
+	}
+
+	private validateParams(route: CompiledRoute, params: Record<string, string>): void {
+		const violations = [];
+		for (const [name, kind] of Object.entries(route.params ?? {})) {
+			const value = params[name];
+			if (kind === 'uuid' && !isUuid(value)) {
+				violations.push({ code: 'INVALID_FORMAT', detail: `${name} must be a UUID; got "${value}".`, parameter: name });
+			}
+			if (kind === 'objectId' && !isObjectId(value)) {
+				violations.push({ code: 'INVALID_FORMAT', detail: `${name} must be a 24-character hexadecimal id; got "${value}".`, parameter: name });
+			}
+		}
+		if (violations.length > 0) throw validationError(violations);
+	}
+
+	private async readJsonBody(req: IncomingMessage, onBytes: (bytes: number) => void): Promise<unknown> {
+		const raw = await readBody(req, MAX_JSON_BODY_BYTES, onBytes);
+		if (raw.length === 0) return undefined;
+		const contentType = String(req.headers['content-type'] ?? '');
+		if (!/^application\/(.+\+)?json\b/i.test(contentType)) {
+			throw new ApiError(415, `The request body must be JSON with Content-Type application/json; got "${contentType || 'none'}".`);
+		}
+		try {
+			return JSON.parse(raw.toString('utf8'));
+		} catch {
+			throw new ApiError(400, 'The request body is not valid JSON.');
+		}
+	}
+
+	private async withIdempotency(ctx: RequestContext, route: CompiledRoute): Promise<JsonResponse> {
+		const header = ctx.req.headers['idempotency-key'];
+		const key = Array.isArray(header) ? header[0] : header;
+		if (key === undefined) return route.handler(ctx);
+		if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+			throw validationError([
+				{ code: key.length === 0 ? 'INVALID_VALUE' : 'TOO_LONG', detail: `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters; got ${key.length}.`, parameter: 'Idempotency-Key' },
+			]);
+		}
+		const storeKey = `${ctx.workspace.id}\n${key}`;
+		const fingerprint = createHash('sha256').update(`${ctx.method} ${ctx.path}\n${canonicalJson(ctx.body ?? null)}`).digest('hex');
+		const now = this.clock.now();
+		const existing = this.state.idempotency.get(storeKey);
+		if (existing && existing.createdAtMs + IDEMPOTENCY_TTL_MS > now) {
+			if (existing.fingerprint !== fingerprint) {
+				throw validationError([
+					{ code: 'IDEMPOTENCY_KEY_REUSED', detail: 'This Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request.', parameter: 'Idempotency-Key' },
+				]);
+			}
+			if (existing.inFlight) {
+				throw new ApiError(409, 'A request with this Idempotency-Key is still being processed; retry shortly.', undefined, { code: 'CONFLICT' });
+			}
+			return {
+				status: existing.status ?? 200,
+				body: existing.body,
+				headers: { ...existing.headers, 'idempotent-replayed': 'true' },
+			};
+		}
+		const record = { fingerprint, createdAtMs: now, inFlight: true };
+		this.state.idempotency.set(storeKey, record);
+		try {
+			const response = await route.handler(ctx);
+			if (response.status >= 200 && response.status < 300) {
+				this.state.idempotency.set(storeKey, { ...record, inFlight: false, status: response.status, body: response.body, headers: response.headers ?? {} });
+			} else {
+				this.state.idempotency.delete(storeKey);
+			}
+			return response;
+		} catch (error) {
+			this.state.idempotency.delete(storeKey);
+			throw error;
+		}
+	}
+}
+
+function listenOn(server: Server, port: number, host: string): Promise<number> {
+	return new Promise((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(port, host, () => {
+			server.off('error', reject);
+			resolve((server.address() as AddressInfo).port);
+		});
+	});
+}

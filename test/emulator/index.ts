@@ -1,0 +1,122 @@
+/**
+ * A faithful local Document Extraction Service for tests, demos and benchmarks.
+ * See README.md in this folder for the contract, the seeded keys and the fault controls.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Clock, type ControllableClock, isControllable, ManualClock, OffsetClock } from './clock';
+import { installControl } from './control';
+import { EmulatorCore, type RateLimitOptions, type RequestLogEntry } from './core';
+import type { Faults } from './faults';
+import { fileRoutes } from './routes/files';
+import { uploadRoutes } from './routes/uploads';
+import { workspaceRoutes } from './routes/workspace';
+import { SEED_IDS, SEEDED_KEYS } from './seed';
+import type { EmulatorState } from './state';
+
+export { ManualClock, OffsetClock, SEED_IDS, SEEDED_KEYS };
+export type { Clock, ControllableClock, RateLimitOptions, RequestLogEntry };
+export type { FailFault, DelayFault, ResetFault, FaultMatch } from './faults';
+
+export interface EmulatorOptions {
+	/** API listener port (0 = any free port; default 0). */
+	port?: number;
+	/** Storage listener port (default 0). */
+	storagePort?: number;
+	/** Bind address (default 127.0.0.1). */
+	host?: string;
+	/** Real-time duration of processing, split over its steps (default 300; tests use 0). */
+	processingDelayMs?: number;
+	/** Time source; a clock with advance/set is controllable over /__emulator/clock too. Default: real time with an adjustable offset. */
+	clock?: Clock;
+	/** Where uploaded bytes are stored (default: a fresh temp directory, removed on close). */
+	dataDir?: string;
+	/** Per-key request budget; absent = unlimited. */
+	rateLimit?: RateLimitOptions;
+	/** Seed file types, schemas and workflows (default true). Workspaces and keys always exist. */
+	seed?: boolean;
+	/** Maximum directory depth (default 1: root folders and their children). */
+	maxDirectoryDepth?: number;
+	/** Smallest multipart part size in MB (default 5). */
+	minPartSizeMB?: number;
+	/** Part size when partSizeLimit is absent, in MB (default 10). */
+	defaultPartSizeMB?: number;
+	/** Highest pageCount an upload may announce (default 500). */
+	maxPageCount?: number;
+	/** Storage PUTs without Content-Length answer 411 like S3 (default true). */
+	requireContentLength?: boolean;
+	/** Request log entries kept (oldest dropped; default 10000). */
+	requestLogLimit?: number;
+	/** Callback retries after the first attempt (default 5) and first backoff (default 1000 ms). */
+	callbackRetries?: number;
+	callbackRetryBaseMs?: number;
+}
+
+export interface Emulator {
+	/** Host root, e.g. http://127.0.0.1:PORT; the API lives under /prod/v1. */
+	apiUrl: string;
+	/** Storage host root; presigned URLs point here. */
+	storageUrl: string;
+	keys: typeof SEEDED_KEYS;
+	state: EmulatorState;
+	faults: Faults;
+	/** Request log (both hosts, oldest first). Clear with `requests.length = 0`. */
+	requests: RequestLogEntry[];
+	clock: Clock;
+	/** Resolves when no processing or background rerun is running. */
+	idle(): Promise<void>;
+	/** Replace (or remove with undefined) the per-key rate limit. */
+	setRateLimit(limit: RateLimitOptions | undefined): void;
+	/** Set the default callback URL of a key (used when an upload sends none). */
+	setDefaultCallbackUrl(apiKey: string, url: string | undefined): void;
+	close(): Promise<void>;
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+	const ownsDataDir = options.dataDir === undefined;
+	const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'dex-emulator-')));
+	const clock = options.clock ?? new OffsetClock();
+	const core = new EmulatorCore({
+		clock,
+		seed: options.seed ?? true,
+		dataDir,
+		processingDelayMs: options.processingDelayMs ?? 300,
+		rateLimit: options.rateLimit,
+		maxDirectoryDepth: options.maxDirectoryDepth ?? 1,
+		minPartSizeMB: options.minPartSizeMB ?? 5,
+		defaultPartSizeMB: options.defaultPartSizeMB ?? 10,
+		maxPageCount: options.maxPageCount ?? 500,
+		requireContentLength: options.requireContentLength ?? true,
+		requestLogLimit: options.requestLogLimit ?? 10000,
+		callbackRetries: options.callbackRetries ?? 5,
+		callbackRetryBaseMs: options.callbackRetryBaseMs ?? 1000,
+	});
+	core.addRoutes([...uploadRoutes(), ...fileRoutes(), ...workspaceRoutes()]);
+	installControl(core);
+	await core.listen(options.port ?? 0, options.storagePort ?? 0, options.host ?? '127.0.0.1');
+	let closed = false;
+	return {
+		apiUrl: core.apiUrl,
+		storageUrl: core.storageUrl,
+		keys: SEEDED_KEYS,
+		state: core.state,
+		faults: core.faults,
+		requests: core.requests,
+		clock,
+		idle: () => core.state.idle(),
+		setRateLimit: (limit) => {
+			core.rateLimit = limit;
+			core.resetRateLimitWindows();
+		},
+		setDefaultCallbackUrl: (apiKey, url) => core.state.setDefaultCallbackUrl(apiKey, url),
+		close: async () => {
+			if (closed) return;
+			closed = true;
+			await core.close();
+			if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
+		},
+	};
+}
+
+export { isControllable };

@@ -1,0 +1,88 @@
+/** Helpers for the emulator's contract tests: real HTTP through fetch. */
+import type { Emulator } from './index';
+
+export interface ApiReply<T = any> {
+	status: number;
+	headers: Headers;
+	body: T;
+}
+
+export interface CallOptions {
+	key?: string | null;
+	body?: unknown;
+	rawBody?: string;
+	headers?: Record<string, string>;
+	query?: Record<string, string>;
+}
+
+export async function call<T = any>(emu: Emulator, method: string, path: string, options: CallOptions = {}): Promise<ApiReply<T>> {
+	const headers: Record<string, string> = { ...options.headers };
+	const key = options.key === undefined ? emu.keys.readWrite : options.key;
+	if (key !== null) headers['x-api-key'] = key;
+	let body: string | undefined = options.rawBody;
+	if (options.body !== undefined) {
+		body = JSON.stringify(options.body);
+		headers['content-type'] ??= 'application/json';
+	}
+	const query = options.query ? `?${new URLSearchParams(options.query).toString()}` : '';
+	const response = await fetch(`${emu.apiUrl}/prod/v1${path}${query}`, { method, headers, body });
+	const text = await response.text();
+	let parsed: unknown = text;
+	try {
+		parsed = text === '' ? undefined : JSON.parse(text);
+	} catch {
+		// leave as text
+	}
+	return { status: response.status, headers: response.headers, body: parsed as T };
+}
+
+export interface UploadResult {
+	uploadId: string;
+	s3Path: string;
+	presignedUploadURL: string;
+	reply: ApiReply;
+}
+
+/** POST /files/upload then PUT the bytes to the presigned URL; waits for processing. */
+export async function uploadFile(
+	emu: Emulator,
+	fileName: string,
+	content: string | Buffer,
+	options: { fileType?: string; key?: string; extra?: Record<string, unknown>; wait?: boolean } = {},
+): Promise<UploadResult> {
+	const reply = await call(emu, 'POST', '/files/upload', {
+		key: options.key,
+		body: { fileName, fileType: options.fileType ?? 'text/plain', ...options.extra },
+	});
+	if (reply.status !== 200) throw new Error(`upload request failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+	const put = await fetch(reply.body.presignedUploadURL, { method: 'PUT', body: content });
+	if (put.status !== 200) throw new Error(`storage PUT failed: ${put.status} ${await put.text()}`);
+	if (options.wait !== false) await emu.idle();
+	return { uploadId: reply.body.uploadId, s3Path: reply.body.s3Path, presignedUploadURL: reply.body.presignedUploadURL, reply };
+}
+
+/** Uploads and returns the one file record of the upload (after processing). */
+export async function uploadAndGetFile(emu: Emulator, fileName: string, content: string | Buffer, options: Parameters<typeof uploadFile>[3] = {}): Promise<any> {
+	const { uploadId } = await uploadFile(emu, fileName, content, options);
+	const status = await call(emu, 'GET', `/uploads/${uploadId}`, { key: options.key });
+	return status.body.files[0];
+}
+
+export function expectProblem(reply: ApiReply, status: number, code: string): void {
+	expect(reply.status).toBe(status);
+	expect(reply.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+	expect(reply.body).toMatchObject({
+		status,
+		code,
+		statusCode: status,
+		type: expect.stringMatching(/^https:\/\/.+\/errors\/[a-z-]+$/),
+		title: expect.any(String),
+		detail: expect.any(String),
+		instance: expect.stringMatching(/^\/prod\/v1\//),
+		requestId: expect.any(String),
+		message: expect.any(String),
+		error: expect.any(String),
+	});
+	expect(reply.body.message).toBe(reply.body.detail);
+	expect(reply.body.error).toBe(reply.body.title);
+}
