@@ -155,7 +155,8 @@ export class Processor {
 
 	private notify(upload: UploadRecord, payload: Record<string, unknown>): void {
 		const url = this.callbackUrl(upload);
-		if (!url || this.closed) return;
+		// Members of a ZIP report through the ZIP upload's own notifications.
+		if (!url || this.closed || upload.parentUploadId) return;
 		const apiRequestId = upload.params.apiRequestId ?? upload.zipFileId;
 		this.callbacks.send(url, {
 			...payload,

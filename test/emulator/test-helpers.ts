@@ -86,3 +86,68 @@ export function expectProblem(reply: ApiReply, status: number, code: string): vo
 	expect(reply.body.message).toBe(reply.body.detail);
 	expect(reply.body.error).toBe(reply.body.title);
 }
+
+export interface CallbackReceiver {
+	url: string;
+	received: Array<Record<string, any>>;
+	/** Status the receiver answers (default 200). */
+	status: number;
+	waitFor(count: number, timeoutMs?: number): Promise<Array<Record<string, any>>>;
+	close(): Promise<void>;
+}
+
+/** A loopback HTTP server that records JSON POSTs (callback notifications). */
+export async function startReceiver(): Promise<CallbackReceiver> {
+	const { createServer } = await import('node:http');
+	const received: Array<Record<string, any>> = [];
+	let waiters: Array<() => boolean> = [];
+	const receiver: CallbackReceiver = {
+		url: '',
+		received,
+		status: 200,
+		waitFor: (count, timeoutMs = 10000) =>
+			new Promise((resolve, reject) => {
+				const check = () => {
+					if (received.length >= count) {
+						clearTimeout(timer);
+						resolve(received);
+						return true;
+					}
+					return false;
+				};
+				const timer = setTimeout(() => reject(new Error(`only ${received.length} of ${count} callbacks arrived`)), timeoutMs);
+				if (!check()) waiters.push(check);
+			}),
+		close: () => new Promise((resolve) => server.close(() => resolve())),
+	};
+	const server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			if (receiver.status >= 200 && receiver.status < 300) {
+				received.push({ ...JSON.parse(Buffer.concat(chunks).toString('utf8')), __headers: req.headers });
+			}
+			res.writeHead(receiver.status).end();
+			waiters = waiters.filter((waiter) => !waiter());
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+	const address = server.address() as { port: number };
+	receiver.url = `http://127.0.0.1:${address.port}/hook`;
+	return receiver;
+}
+
+/** Raw HTTP request (for bodies fetch cannot send, e.g. chunked without Content-Length). */
+export async function rawRequest(url: string, method: string, chunks: Buffer[], headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+	const { request } = await import('node:http');
+	return new Promise((resolve, reject) => {
+		const req = request(url, { method, headers }, (res) => {
+			const parts: Buffer[] = [];
+			res.on('data', (chunk: Buffer) => parts.push(chunk));
+			res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString('utf8') }));
+		});
+		req.on('error', reject);
+		for (const chunk of chunks) req.write(chunk);
+		req.end();
+	});
+}
