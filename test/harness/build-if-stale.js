@@ -39,11 +39,12 @@ function sourceHash(packageDir) {
 	return hash.digest('hex');
 }
 
-function distComplete(packageDir) {
+/** Files named in package.json's `n8n` section that do not exist. */
+function missingOutputs(packageDir) {
 	const packageJson = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
 	const n8n = packageJson.n8n ?? {};
 	const outputs = [...(n8n.nodes ?? []), ...(n8n.credentials ?? [])];
-	return outputs.every((file) => existsSync(join(packageDir, file)));
+	return outputs.filter((file) => !existsSync(join(packageDir, file)));
 }
 
 function main() {
@@ -51,7 +52,7 @@ function main() {
 	const stampDir = join(packageDir, 'node_modules', '.cache', 'harness-build');
 	const stampFile = join(stampDir, 'source.sha256');
 	const hash = sourceHash(packageDir);
-	if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === hash && distComplete(packageDir)) {
+	if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === hash && missingOutputs(packageDir).length === 0) {
 		process.stdout.write(`harness build: ${packageDir} is up to date\n`);
 		return 0;
 	}
@@ -71,10 +72,11 @@ function main() {
 		process.stderr.write(build.stderr);
 		return build.status ?? 1;
 	}
-	if (!distComplete(packageDir)) {
+	const missing = missingOutputs(packageDir);
+	if (missing.length > 0) {
 		process.stderr.write(build.stdout);
 		process.stderr.write(
-			'harness build: the build succeeded but files named in package.json "n8n" are missing\n',
+			`harness build: the build succeeded but these files named in package.json "n8n" are missing (n8n would not load the package): ${missing.join(', ')}\n`,
 		);
 		return 1;
 	}

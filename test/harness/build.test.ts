@@ -69,6 +69,11 @@ describe('ensureBuilt', () => {
 		expect(buildCount(dir)).toBe(1);
 	});
 
+	it('fails when the build leaves out a file that package.json "n8n" names', async () => {
+		const dir = makePackage('echo compiled nothing');
+		await expect(ensureBuilt(dir)).rejects.toThrow(/missing \(n8n would not load the package\): dist\/nodes\/Thing\.node\.js/);
+	});
+
 	it('throws the build output when the build fails', async () => {
 		const dir = makePackage(
 			"echo \"nodes/Thing.node.ts(1,7): error TS2322: Type 'string' is not assignable to type 'number'.\" && exit 2",
