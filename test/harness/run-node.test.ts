@@ -52,6 +52,8 @@ describe('runNode through WorkflowExecute', () => {
 		expect(error?.name).toBe('NodeApiError');
 		expect((error as { httpCode?: string }).httpCode).toBe('401');
 		expect(result.status).toBe('error');
+		// n8n-core sends a request that got 401 once more after preAuthentication (as in n8n).
+		expect(server.requests.map((request) => request.path)).toEqual(['/echo', '/echo']);
 		expect(server.requests[0].headers['x-api-key']).toBe('wrong-key');
 	});
 
