@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties, INodePropertyMode } from 'n8n-workflow';
 
 import { DEFAULT_RETRY_POLICY } from '../transport';
 
@@ -77,3 +77,65 @@ export const maxRateLimitWaitOption: INodeProperties = {
 	description:
 		'When the API answers "too many requests", the node waits as long as the API asks and tries again, up to this many seconds in total per request. 0 fails at once.',
 };
+
+/** An operation's "Options" collection: its own options plus Max Rate-Limit Wait, by name. */
+export function optionsCollection(extra: INodeProperties[] = []): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [...extra, maxRateLimitWaitOption].sort((a, b) =>
+			a.displayName.localeCompare(b.displayName),
+		),
+	};
+}
+
+/** "Return All" and "Limit", as every list operation offers them; read with resultLimit(). */
+export const returnAllParameters: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+];
+
+/** How many results the user asked for: undefined with Return All, else the Limit. */
+export function resultLimit(context: IExecuteFunctions, itemIndex: number): number | undefined {
+	if (context.getNodeParameter('returnAll', itemIndex, false) as boolean) return undefined;
+	return Math.max(1, Math.floor(Number(context.getNodeParameter('limit', itemIndex, 50)) || 1));
+}
+
+/**
+ * The "By ID" mode of a resource locator for a 24-hex id (directory, file type, workflow,
+ * schema), checked in the editor; the operation checks it again before any request.
+ */
+export function objectIdMode(what: string): INodePropertyMode {
+	return {
+		displayName: 'By ID',
+		name: 'id',
+		type: 'string',
+		placeholder: 'e.g. 6650a00000000000000e0001',
+		validation: [
+			{
+				type: 'regex',
+				properties: {
+					regex: '^\\s*[0-9a-fA-F]{24}\\s*$',
+					errorMessage: `A ${what} ID is 24 hexadecimal characters, such as 6650a00000000000000e0001`,
+				},
+			},
+		],
+	};
+}

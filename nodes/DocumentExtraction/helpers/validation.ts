@@ -1,4 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 /** Local checks that run before any request, with errors naming the parameter, item and form. */
@@ -32,6 +32,28 @@ function trimmed(value: unknown): string {
 	return typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : String(value);
 }
 
+/** The two id forms of the API: UUIDs (files, uploads) and 24-hex ids (everything else). */
+const ID_FORMS = {
+	uuid: { pattern: UUID_PATTERN, expected: 'a UUID such as 3f2b6c1e-8a4d-4c1f-9e2a-5b7d9c0e1f23' },
+	objectId: { pattern: OBJECT_ID_PATTERN, expected: '24 hexadecimal characters such as 6650a00000000000000e1001' },
+} as const;
+
+export type IdForm = keyof typeof ID_FORMS;
+
+function requireId(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	parameter: string,
+	value: unknown,
+	form: IdForm,
+): string {
+	const id = trimmed(value);
+	if (!ID_FORMS[form].pattern.test(id)) {
+		throw invalidParameter(context, itemIndex, parameter, value, ID_FORMS[form].expected);
+	}
+	return id;
+}
+
 /** A file or upload id: a UUID. */
 export function requireUuid(
 	context: IExecuteFunctions,
@@ -39,11 +61,7 @@ export function requireUuid(
 	parameter: string,
 	value: unknown,
 ): string {
-	const id = trimmed(value);
-	if (!UUID_PATTERN.test(id)) {
-		throw invalidParameter(context, itemIndex, parameter, value, 'a UUID such as 3f2b6c1e-8a4d-4c1f-9e2a-5b7d9c0e1f23');
-	}
-	return id;
+	return requireId(context, itemIndex, parameter, value, 'uuid');
 }
 
 /** A directory, schema, file-type, workflow or workspace id: 24 hexadecimal characters. */
@@ -53,11 +71,60 @@ export function requireObjectId(
 	parameter: string,
 	value: unknown,
 ): string {
-	const id = trimmed(value);
-	if (!OBJECT_ID_PATTERN.test(id)) {
-		throw invalidParameter(context, itemIndex, parameter, value, '24 hexadecimal characters such as 6650a00000000000000e1001');
+	return requireId(context, itemIndex, parameter, value, 'objectId');
+}
+
+/**
+ * A list of ids, given as an array (e.g. from an expression) or as text separated by commas,
+ * spaces or new lines. Empty entries are dropped, duplicates kept once; every id is checked and
+ * a bad one is named with its position.
+ */
+export function requireIdList(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	parameter: string,
+	value: unknown,
+	form: IdForm,
+): string[] {
+	const entries = Array.isArray(value)
+		? value.flatMap((entry) => (typeof entry === 'string' ? entry.split(/[\s,]+/) : [entry]))
+		: trimmed(value).split(/[\s,]+/);
+	const ids: string[] = [];
+	entries.forEach((entry, position) => {
+		if (entry === '' || entry === null || entry === undefined) return;
+		const id = requireId(context, itemIndex, `${parameter} (entry ${position + 1})`, entry, form);
+		if (!ids.includes(id)) ids.push(id);
+	});
+	return ids;
+}
+
+/**
+ * A JSON parameter: n8n hands it over as text, or as a value when an expression produced one.
+ * Returns the parsed object (or array), or throws naming the parameter and the item.
+ */
+export function requireJson<T extends 'object' | 'array'>(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	parameter: string,
+	value: unknown,
+	shape: T,
+): T extends 'array' ? unknown[] : IDataObject {
+	let parsed: unknown = value;
+	if (typeof value === 'string') {
+		try {
+			parsed = value.trim() === '' ? undefined : (JSON.parse(value) as unknown);
+		} catch (error) {
+			throw invalidParameter(context, itemIndex, parameter, value, `valid JSON (${(error as Error).message})`);
+		}
 	}
-	return id;
+	const ok =
+		shape === 'array'
+			? Array.isArray(parsed)
+			: parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed);
+	if (!ok) {
+		throw invalidParameter(context, itemIndex, parameter, value, shape === 'array' ? 'a JSON array' : 'a JSON object');
+	}
+	return parsed as T extends 'array' ? unknown[] : IDataObject;
 }
 
 export function requireHttpsUrl(
