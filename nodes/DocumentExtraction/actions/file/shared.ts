@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { simplifyFormValue } from '../../helpers/simplify';
 import type { UploadProgress } from '../../helpers/uploadStatus';
 import { readUploadStatus } from '../../helpers/uploadStatus';
+import type { ApiContext } from '../../transport';
 import { apiRequest, apiRequestAllItems, pause } from '../../transport';
 
 /** Steps of the File resource that several operations share. */
@@ -20,11 +21,11 @@ export async function getUploadStatus(
 	});
 }
 
-/** Every form value record of a file (all pages, full tables). */
+/** Every form value record of a file (all pages, full tables). Also used by the trigger. */
 export async function getFormValues(
-	this: IExecuteFunctions,
+	this: ApiContext,
 	fileId: string,
-	itemIndex: number,
+	itemIndex?: number,
 ): Promise<IDataObject[]> {
 	return await apiRequestAllItems.call(
 		this,
@@ -48,9 +49,9 @@ export async function getFormValues(
 
 /** The values of a file as the `values` field of an output item. */
 export async function valuesField(
-	this: IExecuteFunctions,
+	this: ApiContext,
 	fileId: string,
-	itemIndex: number,
+	itemIndex: number | undefined,
 	simplify: boolean,
 ): Promise<IDataObject> {
 	const forms = await getFormValues.call(this, fileId, itemIndex);
