@@ -47,6 +47,16 @@ const STATUS_HINTS: Record<number, string> = {
 	429: 'The API is rate limiting this key: raise "Max Rate-Limit Wait" in the node options, or send fewer requests at a time.',
 };
 
+function hintFor(status: number, text: string): string | undefined {
+	if (status === 403 && /read-only/i.test(text)) {
+		return 'The API key is read-only: use a key with write access for this operation (project settings of the dashboard).';
+	}
+	if (status === 403 && /inactive/i.test(text)) {
+		return 'The API key is inactive: activate it, or create a new key, in the project settings of the dashboard.';
+	}
+	return STATUS_HINTS[status] ?? (status >= 500 ? 'The service failed; try again later.' : undefined);
+}
+
 function str(value: unknown): string | undefined {
 	if (typeof value === 'string' && value.trim() !== '') return value.trim();
 	if (typeof value === 'number') return String(value);
@@ -102,10 +112,10 @@ export function buildApiError(node: INode, input: ApiErrorInput): NodeApiError {
 	const requestId =
 		str(problem.requestId) ?? str(input.headers?.['x-request-id']) ?? str(input.headers?.['x-amzn-requestid']);
 	const violations = Array.isArray(problem.errors) ? problem.errors.map(describeViolation) : [];
-	const hint = STATUS_HINTS[status] ?? (status >= 500 ? 'The service failed; try again later.' : undefined);
+	const hint = hintFor(status, `${title ?? ''} ${detail ?? ''}`);
 
 	const statusPart = `HTTP ${status}${code ? ` ${code}` : ''}`;
-	const parts = [`${headline ?? 'The API refused the request'} (${statusPart})`];
+	const parts = [`${(headline ?? 'The API refused the request').replace(/[.\s]+$/, '')} (${statusPart})`];
 	if (violations.length) parts.push(`Invalid: ${violations.join('; ')}`);
 	if (input.note) parts.push(input.note);
 	if (hint) parts.push(hint);
