@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { startEmulator, type Emulator } from './index';
-import { call } from './test-helpers';
+import { call, type Json } from './test-helpers';
 
-async function control(emu: Emulator | string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+async function control(emu: Emulator | string, method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
 	const base = typeof emu === 'string' ? emu : emu.apiUrl;
 	const response = await fetch(`${base}/__emulator${path}`, {
 		method,
@@ -30,10 +30,10 @@ describe('control path /__emulator (for out-of-process tests)', () => {
 		await call(emu, 'GET', '/subscription');
 		await call(emu, 'GET', '/files');
 		const all = await control(emu, 'GET', '/requests?host=api');
-		expect(all.body.requests.map((entry: any) => entry.path)).toEqual(['/prod/v1/subscription', '/prod/v1/files']);
+		expect(all.body.requests.map((entry: Json) => entry.path)).toEqual(['/prod/v1/subscription', '/prod/v1/files']);
 		expect(all.body.requests[0]).toMatchObject({ host: 'api', method: 'GET', status: 200, bodyBytes: 0, headers: { 'x-api-key': emu.keys.readWrite } });
 		const since = await control(emu, 'GET', `/requests?since=${all.body.requests[0].sequence}`);
-		expect(since.body.requests.map((entry: any) => entry.path)).toEqual(['/prod/v1/files']);
+		expect(since.body.requests.map((entry: Json) => entry.path)).toEqual(['/prod/v1/files']);
 	});
 
 	test('faults over HTTP: fail (path regex), delay, reset, expire, list, clear', async () => {
@@ -81,7 +81,7 @@ describe('control path /__emulator (for out-of-process tests)', () => {
 		await fetch(upload.body.presignedUploadURL, { method: 'PUT', body: 'Invoice Number: CB\n' });
 		expect((await control(emu, 'GET', '/idle')).body).toEqual({ idle: true });
 		const callbacks = (await control(emu, 'GET', '/callbacks')).body.callbacks;
-		expect(callbacks.some((entry: any) => entry.url === 'https://default.example.com/h' && entry.payload.step === 'processing_finished')).toBe(true);
+		expect(callbacks.some((entry: Json) => entry.url === 'https://default.example.com/h' && entry.payload.step === 'processing_finished')).toBe(true);
 		await control(emu, 'POST', '/keys/default-callback', { apiKey: emu.keys.readWrite });
 		expect((await control(emu, 'POST', '/keys/default-callback', { apiKey: 'nope' })).status).toBe(404);
 	});

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isControllable } from './clock';
 import type { EmulatorCore } from './core';
 import { CONTROL_PREFIX } from './core';
+import type { FaultMatch, FaultPhase, HostName } from './faults';
 import { parseQuery, readBody, sendJson } from './http-util';
 import { SEEDED_KEYS } from './seed';
 
@@ -11,13 +12,14 @@ function toRegExp(source: unknown, flags: unknown): RegExp | undefined {
 	return typeof source === 'string' ? new RegExp(source, typeof flags === 'string' ? flags : '') : undefined;
 }
 
-function matchSpec(body: Record<string, unknown>) {
+function matchSpec(body: Record<string, unknown>): FaultMatch & { phase?: FaultPhase } {
 	return {
 		method: typeof body.method === 'string' ? body.method : undefined,
 		path: toRegExp(body.pathRegex, body.pathRegexFlags) ?? (typeof body.path === 'string' ? body.path : undefined),
-		host: body.host === 'api' || body.host === 'storage' ? body.host : undefined,
+		host: body.host === 'api' || body.host === 'storage' ? (body.host as HostName) : undefined,
 		count: typeof body.count === 'number' ? body.count : undefined,
-	} as const;
+		phase: body.phase === 'after' ? 'after' : undefined,
+	};
 }
 
 export function installControl(core: EmulatorCore): void {

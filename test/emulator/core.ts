@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { CallbackSender } from './callbacks';
 import type { Clock } from './clock';
 import { iso } from './clock';
-import { Faults, type HostName, type TakenFaults } from './faults';
+import { type FailFault, Faults, type HostName, type TakenFaults } from './faults';
 import {
 	canonicalJson,
 	MAX_JSON_BODY_BYTES,
@@ -192,23 +192,20 @@ export class EmulatorCore {
 			entry.fault = 'delay';
 			await sleep(taken.delay.delayMs);
 		}
-		if (taken.reset) {
+		const resetAfter = taken.reset?.phase === 'after' && host === 'api';
+		if (taken.reset && !resetAfter) {
 			entry.fault = 'reset';
 			this.resetMidBody(req, taken, (bytes) => (entry.bodyBytes += bytes));
 			return;
 		}
 		const requestId = newUuid();
 		entry.requestId = requestId;
-		if (taken.fail) {
+		const failAfter = taken.fail?.phase === 'after' && host === 'api';
+		if (taken.fail && !failAfter) {
 			entry.fault = 'fail';
 			req.on('data', (chunk: Buffer) => (entry.bodyBytes += chunk.length));
 			req.resume();
-			const status = taken.fail.status ?? 500;
-			const detail = taken.fail.detail ?? (status === 429 ? 'Rate limit exceeded; retry later.' : `Injected fault: HTTP ${status}.`);
-			const error = new ApiError(status, detail, undefined, { retryAfter: taken.fail.retryAfter });
-			const response = problemResponse(error, url.pathname, requestId);
-			if (host === 'storage') delete (response.headers as Record<string, string>)['content-type'];
-			sendJson(res, response, requestId);
+			this.sendFault(host, res, taken.fail, url.pathname, requestId);
 			return;
 		}
 		if (host === 'storage') {
@@ -230,7 +227,33 @@ export class EmulatorCore {
 			response = problemResponse(apiError, url.pathname, requestId);
 		}
 		if (!req.complete) req.resume();
+		if (resetAfter) {
+			entry.fault = 'reset';
+			req.socket.destroy();
+			return;
+		}
+		if (failAfter && taken.fail) {
+			entry.fault = 'fail';
+			this.sendFault(host, res, taken.fail, url.pathname, requestId);
+			return;
+		}
 		sendJson(res, response, requestId);
+	}
+
+	/** An injected failure: problem+json on the API host, S3-style XML on the storage host. */
+	private sendFault(host: HostName, res: ServerResponse, fault: FailFault, path: string, requestId: string): void {
+		const status = fault.status ?? 500;
+		const detail = fault.detail ?? (status === 429 ? 'Rate limit exceeded; retry later.' : `Injected fault: HTTP ${status}.`);
+		if (host === 'storage') {
+			const code = status === 503 ? 'SlowDown' : status === 403 ? 'AccessDenied' : status >= 500 ? 'InternalError' : 'InvalidRequest';
+			const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${detail}</Message><RequestId>${requestId}</RequestId></Error>`;
+			const headers: Record<string, string | number> = { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) };
+			if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
+			res.writeHead(status, headers);
+			res.end(body);
+			return;
+		}
+		sendJson(res, problemResponse(new ApiError(status, detail, undefined, { retryAfter: fault.retryAfter }), path, requestId), requestId);
 	}
 
 	/** Destroys the socket once `afterBytes` body bytes arrived (at once when 0 or no body). */

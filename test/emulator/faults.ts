@@ -13,7 +13,15 @@ export interface FaultMatch {
 	count?: number;
 }
 
+/**
+ * `before` (default): the request is not handled at all. `after` (API host only): the request
+ * is handled completely (state changes, idempotency record stored), then the reply is replaced:
+ * the "response lost" case that idempotency keys exist for.
+ */
+export type FaultPhase = 'before' | 'after';
+
 export interface FailFault extends FaultMatch {
+	phase?: FaultPhase;
 	/** HTTP status to answer (default 500). */
 	status?: number;
 	/** Seconds; sets body retryAfter and the Retry-After header. */
@@ -27,6 +35,7 @@ export interface DelayFault extends FaultMatch {
 }
 
 export interface ResetFault extends FaultMatch {
+	phase?: FaultPhase;
 	/** Destroy the socket once this many body bytes have arrived (default 1; 0 = at once). */
 	afterBytes?: number;
 }

@@ -1,17 +1,17 @@
 import { invoiceText } from '../fixtures/documents';
 import { ManualClock, startEmulator, type Emulator } from './index';
-import { call, expectProblem, startReceiver, uploadAndGetFile } from './test-helpers';
+import { call, expectProblem, startReceiver, uploadAndGetFile, type Json } from './test-helpers';
 
 const T0 = Date.UTC(2026, 3, 1, 8);
 
-function fieldValue(reply: any, title: string): unknown {
-	return reply.body.values.formValues[0].fields.find((field: any) => field.title === title).value;
+function fieldValue(reply: Json, title: string): unknown {
+	return reply.body.values.formValues[0].fields.find((field: Json) => field.title === title).value;
 }
 
 describe('file list', () => {
 	let emu: Emulator;
 	let clock: ManualClock;
-	const files: any[] = [];
+	const files: Json[] = [];
 	beforeAll(async () => {
 		clock = new ManualClock(T0);
 		emu = await startEmulator({ processingDelayMs: 0, clock });
@@ -22,7 +22,7 @@ describe('file list', () => {
 	});
 	afterAll(() => emu.close());
 
-	const ids = (reply: any) => reply.body.files.map((file: any) => file.fileId);
+	const ids = (reply: Json) => reply.body.files.map((file: Json) => file.fileId);
 
 	test('items carry every documented field plus export info', async () => {
 		const reply = await call(emu, 'GET', '/files', { query: { limit: '1' } });
@@ -162,9 +162,9 @@ describe('values, updates, reruns, export status and previews', () => {
 		const record = full.body.values.formValues[0];
 		expect(record).toMatchObject({ fileId: file.fileId, fileName: 'table.txt', fileType: 'text/plain', languageCode: null, originalBlueprintFormValuesId: null, schemaRelationshipId: file.schemaId });
 		expect(record.metadata).toEqual({ createdBy: expect.any(String), userId: expect.any(String), organizationId: expect.any(String), workspaceId: expect.any(String) });
-		const line = record.fields.find((field: any) => field.title === 'Line Items');
+		const line = record.fields.find((field: Json) => field.title === 'Line Items');
 		expect(line.type).toBe('object');
-		expect(line.items.map((item: any) => item.title)).toEqual(['Description', 'Quantity', 'Unit Price', 'Amount']);
+		expect(line.items.map((item: Json) => item.title)).toEqual(['Description', 'Quantity', 'Unit Price', 'Amount']);
 		expectProblem(await call(emu, 'GET', `/files/${file.fileId}/values`, { query: { includeFullTableData: 'yes' } }), 422, 'VALIDATION_FAILED');
 	});
 
@@ -187,7 +187,7 @@ describe('values, updates, reruns, export status and previews', () => {
 			body: { fields: [{ title: 'Total Amount', value: 'lots' }, { title: 'Nope', value: 1 }, { title: 'Invoice Date', value: '15/03/2024' }, { value: 1 }, { title: 'Paid', value: true, extra: 1 }] },
 		});
 		expectProblem(bad, 422, 'VALIDATION_FAILED');
-		expect(bad.body.errors.map((error: any) => error.pointer)).toEqual(['/fields/0/value', '/fields/1/title', '/fields/2/value', '/fields/3/title', '/fields/4/extra']);
+		expect(bad.body.errors.map((error: Json) => error.pointer)).toEqual(['/fields/0/value', '/fields/1/title', '/fields/2/value', '/fields/3/title', '/fields/4/extra']);
 		expect(fieldValue(await call(emu, 'GET', `/files/${file.fileId}/values`), 'Total Amount')).toBe(999.5);
 		expectProblem(await call(emu, 'PATCH', `/files/${file.fileId}/values`, { body: {} }), 422, 'VALIDATION_FAILED');
 		expectProblem(await call(emu, 'PATCH', '/files/00000000-0000-4000-8000-000000000000/values', { body: { fields: [{ title: 'Paid', value: true }] } }), 404, 'NOT_FOUND');
@@ -252,7 +252,7 @@ describe('values, updates, reruns, export status and previews', () => {
 		const options = await call(emu, 'PATCH', '/files/schema/rerun', {
 			body: { fileId: file.fileId, rerunOptions: { paths: ['Total Amount'], partialRerun: 'yes', notification: { referenceEntityName: 'USER', referenceEntityAction: 'MOVE' }, other: 1 } },
 		});
-		expect(options.body.errors.map((error: any) => error.pointer)).toEqual([
+		expect(options.body.errors.map((error: Json) => error.pointer)).toEqual([
 			'/rerunOptions/paths/0',
 			'/rerunOptions/partialRerun',
 			'/rerunOptions/notification/referenceEntityName',
@@ -283,7 +283,7 @@ describe('values, updates, reruns, export status and previews', () => {
 		expectProblem(missingStatus, 422, 'VALIDATION_FAILED');
 		expect(missingStatus.body.errors[0]).toMatchObject({ pointer: '/integrationExportStatus', code: 'REQUIRED' });
 		const badStatus = await call(emu, 'PATCH', `/files/${file.fileId}`, { body: { integrationExportStatus: 'done', integrationExportMessages: [1] } });
-		expect(badStatus.body.errors.map((error: any) => error.pointer)).toEqual(['/integrationExportStatus', '/integrationExportMessages/0']);
+		expect(badStatus.body.errors.map((error: Json) => error.pointer)).toEqual(['/integrationExportStatus', '/integrationExportMessages/0']);
 		expectProblem(await call(emu, 'PATCH', '/files/00000000-0000-4000-8000-000000000000', { body: { integrationExportStatus: 'completed' } }), 404, 'NOT_FOUND');
 		const badId = await call(emu, 'PATCH', '/files/not-a-uuid', { body: { integrationExportStatus: 'completed' } });
 		expect(badId.body.errors[0].parameter).toBe('fileId');
@@ -318,7 +318,7 @@ describe('values, updates, reruns, export status and previews', () => {
 		const b = await uploadAndGetFile(emu, 'b.txt', 'Invoice Number: BB\n');
 		const reply = await call(emu, 'POST', '/files/preview/batch', { body: { s3Paths: [a.fileStoragePath, b.fileStoragePath] } });
 		expect(reply.status).toBe(200);
-		expect(reply.body.signedUrls.map((entry: any) => entry.s3Path)).toEqual([a.fileStoragePath, b.fileStoragePath]);
+		expect(reply.body.signedUrls.map((entry: Json) => entry.s3Path)).toEqual([a.fileStoragePath, b.fileStoragePath]);
 		expect(await (await fetch(reply.body.signedUrls[1].signedUrl)).text()).toBe('Invoice Number: BB\n');
 		const tooMany = await call(emu, 'POST', '/files/preview/batch', { body: { s3Paths: Array.from({ length: 101 }, () => a.fileStoragePath) } });
 		expect(tooMany.body.errors[0]).toMatchObject({ pointer: '/s3Paths', code: 'TOO_MANY_ITEMS' });

@@ -27,6 +27,7 @@ const KINDS: Record<number, ProblemKind> = {
 	422: { slug: 'validation-failed', title: 'Validation Failed', code: 'VALIDATION_FAILED' },
 	429: { slug: 'rate-limit-exceeded', title: 'Too Many Requests', code: 'RATE_LIMIT_EXCEEDED' },
 	500: { slug: 'internal-error', title: 'Internal Server Error', code: 'INTERNAL_ERROR' },
+	501: { slug: 'not-implemented', title: 'Not Implemented', code: 'NOT_IMPLEMENTED' },
 	502: { slug: 'bad-gateway', title: 'Bad Gateway', code: 'BAD_GATEWAY' },
 	503: { slug: 'service-unavailable', title: 'Service Unavailable', code: 'SERVICE_UNAVAILABLE' },
 	504: { slug: 'gateway-timeout', title: 'Gateway Timeout', code: 'GATEWAY_TIMEOUT' },

@@ -136,6 +136,35 @@ describe('rate limit and faults', () => {
 		expect((await call(emu, 'POST', '/directories', { body: { name: 'after' } })).status).toBe(200);
 	});
 
+	test("phase 'after': the request is handled, the reply lost; a retry with the same Idempotency-Key replays it", async () => {
+		const body = { fileName: 'lost.txt', fileType: 'text/plain' };
+		const uploadsBefore = emu.state.uploads.size;
+		emu.faults.failNext({ method: 'POST', path: '/files/upload', status: 503, phase: 'after' });
+		const lost = await call(emu, 'POST', '/files/upload', { body, headers: { 'idempotency-key': 'lost-1' } });
+		expectProblem(lost, 503, 'SERVICE_UNAVAILABLE');
+		expect(emu.state.uploads.size).toBe(uploadsBefore + 1);
+		const retry = await call(emu, 'POST', '/files/upload', { body, headers: { 'idempotency-key': 'lost-1' } });
+		expect(retry.headers.get('idempotent-replayed')).toBe('true');
+		expect(emu.state.uploads.size).toBe(uploadsBefore + 1);
+
+		emu.faults.resetConnectionNext({ method: 'POST', path: '/directories', phase: 'after' });
+		await expect(call(emu, 'POST', '/directories', { body: { name: 'reset-after' }, headers: { 'idempotency-key': 'lost-2' } })).rejects.toThrow();
+		expect([...emu.state.directories.values()].filter((directory) => directory.name === 'reset-after')).toHaveLength(1);
+		const again = await call(emu, 'POST', '/directories', { body: { name: 'reset-after' }, headers: { 'idempotency-key': 'lost-2' } });
+		expect(again.headers.get('idempotent-replayed')).toBe('true');
+		expect([...emu.state.directories.values()].filter((directory) => directory.name === 'reset-after')).toHaveLength(1);
+	});
+
+	test('a storage fault answers S3-style XML with Retry-After', async () => {
+		const upload = await call(emu, 'POST', '/files/upload', { body: { fileName: 's.txt', fileType: 'text/plain' } });
+		emu.faults.failNext({ host: 'storage', method: 'PUT', status: 503, retryAfter: 1 });
+		const failed = await fetch(upload.body.presignedUploadURL, { method: 'PUT', body: 'Invoice Number: S\n' });
+		expect(failed.status).toBe(503);
+		expect(failed.headers.get('retry-after')).toBe('1');
+		expect(await failed.text()).toContain('<Code>SlowDown</Code>');
+		expect((await fetch(upload.body.presignedUploadURL, { method: 'PUT', body: 'Invoice Number: S\n' })).status).toBe(200);
+	});
+
 	test('pending() lists faults and clear() removes them', async () => {
 		emu.faults.failNext({ path: '/never', count: 4, status: 500 });
 		expect(emu.faults.pending().fail).toEqual([expect.objectContaining({ path: '/never', count: 4, status: 500 })]);

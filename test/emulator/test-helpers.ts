@@ -1,7 +1,11 @@
 /** Helpers for the emulator's contract tests: real HTTP through fetch. */
 import type { Emulator } from './index';
 
-export interface ApiReply<T = any> {
+/** JSON bodies are read loosely in assertions: a test states the shape it expects. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
+export interface ApiReply<T = Json> {
 	status: number;
 	headers: Headers;
 	body: T;
@@ -15,7 +19,7 @@ export interface CallOptions {
 	query?: Record<string, string>;
 }
 
-export async function call<T = any>(emu: Emulator, method: string, path: string, options: CallOptions = {}): Promise<ApiReply<T>> {
+export async function call<T = Json>(emu: Emulator, method: string, path: string, options: CallOptions = {}): Promise<ApiReply<T>> {
 	const headers: Record<string, string> = { ...options.headers };
 	const key = options.key === undefined ? emu.keys.readWrite : options.key;
 	if (key !== null) headers['x-api-key'] = key;
@@ -62,7 +66,7 @@ export async function uploadFile(
 }
 
 /** Uploads and returns the one file record of the upload (after processing). */
-export async function uploadAndGetFile(emu: Emulator, fileName: string, content: string | Buffer, options: Parameters<typeof uploadFile>[3] = {}): Promise<any> {
+export async function uploadAndGetFile(emu: Emulator, fileName: string, content: string | Buffer, options: Parameters<typeof uploadFile>[3] = {}): Promise<Json> {
 	const { uploadId } = await uploadFile(emu, fileName, content, options);
 	const status = await call(emu, 'GET', `/uploads/${uploadId}`, { key: options.key });
 	return status.body.files[0];
@@ -89,17 +93,17 @@ export function expectProblem(reply: ApiReply, status: number, code: string): vo
 
 export interface CallbackReceiver {
 	url: string;
-	received: Array<Record<string, any>>;
+	received: Array<Record<string, Json>>;
 	/** Status the receiver answers (default 200). */
 	status: number;
-	waitFor(count: number, timeoutMs?: number): Promise<Array<Record<string, any>>>;
+	waitFor(count: number, timeoutMs?: number): Promise<Array<Record<string, Json>>>;
 	close(): Promise<void>;
 }
 
 /** A loopback HTTP server that records JSON POSTs (callback notifications). */
 export async function startReceiver(): Promise<CallbackReceiver> {
 	const { createServer } = await import('node:http');
-	const received: Array<Record<string, any>> = [];
+	const received: Array<Record<string, Json>> = [];
 	let waiters: Array<() => boolean> = [];
 	const receiver: CallbackReceiver = {
 		url: '',

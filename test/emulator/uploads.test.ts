@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { invoiceText, deterministicBytes } from '../fixtures/documents';
 import { ManualClock, startEmulator, type Emulator } from './index';
-import { call, expectProblem, rawRequest, startReceiver, uploadAndGetFile, uploadFile } from './test-helpers';
+import { call, expectProblem, rawRequest, startReceiver, uploadAndGetFile, uploadFile, type Json } from './test-helpers';
 
 const MB = 1024 * 1024;
 
@@ -42,7 +42,7 @@ describe('single upload', () => {
 		}
 	});
 
-	test('options are echoed; any ocrModel string is accepted; booleans must be booleans', async () => {
+	test('options are echoed; Json ocrModel string is accepted; booleans must be booleans', async () => {
 		const reply = await call(emu, 'POST', '/files/upload', {
 			body: { fileName: 'a.pdf', fileType: 'application/pdf', ocrModel: 'Beethoven_Custom_X', schemaLocking: true, isEphemeral: true, isSplit: true, isSplitExcel: false, pageCount: 3, apiRequestId: 'batch-1', retainOriginalZipFileName: true },
 		});
@@ -259,7 +259,7 @@ describe('multipart upload', () => {
 		return reply.body;
 	}
 
-	async function putParts(init: any, content: Buffer): Promise<Array<{ partNumber: number; eTag: string }>> {
+	async function putParts(init: Json, content: Buffer): Promise<Array<{ partNumber: number; eTag: string }>> {
 		const parts = [];
 		for (const part of init.presignedUrls) {
 			const response = await fetch(part.presignedUrl, { method: 'PUT', body: content.subarray(part.startByte, part.endByte + 1) });
@@ -289,7 +289,7 @@ describe('multipart upload', () => {
 			isEphemeral: false,
 		});
 		expect(init.key).toBe(init.s3Path);
-		expect(init.presignedUrls.map((part: any) => [part.partNumber, part.startByte, part.endByte, part.size])).toEqual([
+		expect(init.presignedUrls.map((part: Json) => [part.partNumber, part.startByte, part.endByte, part.size])).toEqual([
 			[1, 0, 5 * MB - 1, 5 * MB],
 			[2, 5 * MB, 10 * MB - 1, 5 * MB],
 			[3, 10 * MB, 12 * MB - 1, 2 * MB],
@@ -307,7 +307,7 @@ describe('multipart upload', () => {
 	test('initiation validation: fileSize required and positive, partSizeLimit at least 5 MB', async () => {
 		const reply = await call(emu, 'POST', '/files/upload/multipart', { body: { fileName: 'big.txt', fileType: 'text/plain', partSizeLimit: 1 } });
 		expectProblem(reply, 422, 'VALIDATION_FAILED');
-		expect(reply.body.errors.map((error: any) => error.pointer).sort()).toEqual(['/fileSize', '/partSizeLimit']);
+		expect(reply.body.errors.map((error: Json) => error.pointer).sort()).toEqual(['/fileSize', '/partSizeLimit']);
 		const zero = await call(emu, 'POST', '/files/upload/multipart', { body: { fileName: 'big.txt', fileType: 'text/plain', fileSize: 0 } });
 		expect(zero.body.errors[0].pointer).toBe('/fileSize');
 	});
@@ -324,7 +324,7 @@ describe('multipart upload', () => {
 		const status = await call(emu, 'GET', `/uploads/${init.uploadId}`);
 		expect(status.body.files[0]).toMatchObject({ status: 'processed', fileSize: content.length, fileHash: createHash('sha256').update(content).digest('hex') });
 		const values = await call(emu, 'GET', `/files/${status.body.files[0].fileId}/values`);
-		expect(values.body.values.formValues[0].fields.find((field: any) => field.title === 'Invoice Number').value).toBe('MP-1');
+		expect(values.body.values.formValues[0].fields.find((field: Json) => field.title === 'Invoice Number').value).toBe('MP-1');
 		const again = await call(emu, 'POST', '/files/upload/multipart/complete', { body: { id: init.id, key: init.key, parts } });
 		expect(again.body.errors[0]).toMatchObject({ code: 'ALREADY_COMPLETED', pointer: '/id' });
 	});
@@ -347,7 +347,7 @@ describe('multipart upload', () => {
 		expect(wrongKey.body.errors[0].pointer).toBe('/key');
 		expectProblem(await call(emu, 'POST', '/files/upload/multipart/complete', { body: { id: 'mpu-unknown', key: init.key, parts } }), 404, 'NOT_FOUND');
 		const missingFields = await call(emu, 'POST', '/files/upload/multipart/complete', { body: {} });
-		expect(missingFields.body.errors.map((error: any) => error.pointer)).toEqual(['/id', '/key', '/parts']);
+		expect(missingFields.body.errors.map((error: Json) => error.pointer)).toEqual(['/id', '/key', '/parts']);
 
 		const init2 = await initiate(11, { partSizeLimit: 5 });
 		const first = await fetch(init2.presignedUrls[0].presignedUrl, { method: 'PUT', body: Buffer.alloc(5 * MB, 'c') });

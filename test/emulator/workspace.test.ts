@@ -1,6 +1,6 @@
 import { invoiceText, receiptText } from '../fixtures/documents';
 import { SEED_IDS, startEmulator, type Emulator } from './index';
-import { call, expectProblem, uploadAndGetFile } from './test-helpers';
+import { call, expectProblem, uploadAndGetFile, type Json } from './test-helpers';
 
 describe('subscription, project settings, file types, workflows, directories, schemas', () => {
 	let emu: Emulator;
@@ -32,23 +32,23 @@ describe('subscription, project settings, file types, workflows, directories, sc
 	test('GET /file-type lists the workspace types with their current schema version', async () => {
 		const reply = await call(emu, 'GET', '/file-type');
 		expect(reply.body).toMatchObject({ count: 2, currentPage: 1 });
-		expect(reply.body.fileTypes.map((type: any) => type.name)).toEqual(['Invoice', 'Receipt']);
+		expect(reply.body.fileTypes.map((type: Json) => type.name)).toEqual(['Invoice', 'Receipt']);
 		const invoice = reply.body.fileTypes[0];
 		expect(invoice).toMatchObject({ id: SEED_IDS.invoiceFileTypeA, isDeleted: false, isPublished: true, usageApprovalState: 'approved' });
 		expect(invoice.currentSchemaVersion).toMatchObject({ id: SEED_IDS.invoiceSchemaV2A, isCurrentVersion: true, versionNumber: 2, state: 'active', blueprintId: SEED_IDS.invoiceFileTypeA });
 		expect(invoice.currentSchemaVersion.metadata).toEqual({ lastModifiedBy: expect.any(String), userId: expect.any(String), organizationId: SEED_IDS.organizationA, workspaceId: SEED_IDS.workspaceA });
-		const lineItems = invoice.currentSchemaVersion.fields.find((field: any) => field.title === 'Line Items');
+		const lineItems = invoice.currentSchemaVersion.fields.find((field: Json) => field.title === 'Line Items');
 		expect(lineItems).toMatchObject({ type: 'OBJECT', items: expect.arrayContaining([expect.objectContaining({ title: 'Amount', type: 'NUMBER' })]) });
 		const other = await call(emu, 'GET', '/file-type', { key: emu.keys.workspaceB });
-		expect(other.body.fileTypes.map((type: any) => type.id)).toEqual([SEED_IDS.invoiceFileTypeB]);
+		expect(other.body.fileTypes.map((type: Json) => type.id)).toEqual([SEED_IDS.invoiceFileTypeB]);
 	});
 
 	test('file types: page/limit/sortBy/sortOrder, cursor accepted and ignored, invalid values 422', async () => {
 		const desc = await call(emu, 'GET', '/file-type', { query: { sortBy: 'name', sortOrder: 'DESC' } });
-		expect(desc.body.fileTypes.map((type: any) => type.name)).toEqual(['Receipt', 'Invoice']);
+		expect(desc.body.fileTypes.map((type: Json) => type.name)).toEqual(['Receipt', 'Invoice']);
 		const page2 = await call(emu, 'GET', '/file-type', { query: { page: '2', limit: '1' } });
 		expect(page2.body).toMatchObject({ count: 2, currentPage: 2 });
-		expect(page2.body.fileTypes.map((type: any) => type.name)).toEqual(['Receipt']);
+		expect(page2.body.fileTypes.map((type: Json) => type.name)).toEqual(['Receipt']);
 		const cursor = await call(emu, 'GET', '/file-type', { query: { cursor: '', limit: '1' } });
 		expect(Object.keys(cursor.body).sort()).toEqual(['count', 'currentPage', 'fileTypes']);
 		expect(cursor.body.fileTypes).toHaveLength(1);
@@ -62,14 +62,14 @@ describe('subscription, project settings, file types, workflows, directories, sc
 		const body = { blueprintId: SEED_IDS.receiptFileTypeA, schemaId: SEED_IDS.receiptSchemaV1A };
 		expectProblem(await call(emu, 'PATCH', '/file-type/approve', { key: emu.keys.readOnly, body }), 403, 'FORBIDDEN');
 		expect(await call(emu, 'PATCH', '/file-type/approve', { body })).toMatchObject({ status: 200, body: { success: true } });
-		const receipt = (await call(emu, 'GET', '/file-type')).body.fileTypes.find((type: any) => type.name === 'Receipt');
+		const receipt = (await call(emu, 'GET', '/file-type')).body.fileTypes.find((type: Json) => type.name === 'Receipt');
 		expect(receipt.usageApprovalState).toBe('approved');
 		expect(receipt.currentSchemaVersion.usageApprovalState).toBe('approved');
 		expectProblem(await call(emu, 'PATCH', '/file-type/approve', { body: { blueprintId: '0123456789abcdef01234567', schemaId: SEED_IDS.receiptSchemaV1A } }), 404, 'NOT_FOUND');
 		expectProblem(await call(emu, 'PATCH', '/file-type/approve', { body: { blueprintId: SEED_IDS.receiptFileTypeA, schemaId: SEED_IDS.invoiceSchemaV2A } }), 400, 'BAD_REQUEST');
 		const invalid = await call(emu, 'PATCH', '/file-type/approve', { body: { blueprintId: 'x' } });
 		expectProblem(invalid, 422, 'VALIDATION_FAILED');
-		expect(invalid.body.errors.map((error: any) => error.pointer)).toEqual(['/blueprintId', '/schemaId']);
+		expect(invalid.body.errors.map((error: Json) => error.pointer)).toEqual(['/blueprintId', '/schemaId']);
 		expectProblem(await call(emu, 'PATCH', '/file-type/approve', { key: emu.keys.workspaceB, body }), 404, 'NOT_FOUND');
 	});
 
@@ -77,7 +77,7 @@ describe('subscription, project settings, file types, workflows, directories, sc
 		const reply = await call(emu, 'GET', `/workflows/${SEED_IDS.workflowA}`);
 		expect(reply.status).toBe(200);
 		expect(reply.body.workflow).toMatchObject({ id: SEED_IDS.workflowA, name: expect.any(String), description: expect.any(String), status: 'active' });
-		expect(reply.body.workflow.workflowSteps.map((step: any) => [step.stepExecutionOrder, step.stepType])).toEqual([
+		expect(reply.body.workflow.workflowSteps.map((step: Json) => [step.stepExecutionOrder, step.stepType])).toEqual([
 			[0, 'EXTRACTION'],
 			[1, 'MATCH_COMPARE'],
 			[2, 'EXPORT'],
@@ -113,7 +113,7 @@ describe('subscription, project settings, file types, workflows, directories, sc
 		expect(grandchild.body.errors[0]).toMatchObject({ pointer: '/parentId', code: 'MAX_DEPTH_EXCEEDED' });
 		expectProblem(await call(emu, 'POST', '/directories', { body: { name: 'x', parentId: '0123456789abcdef01234567' } }), 404, 'NOT_FOUND');
 		const invalid = await call(emu, 'POST', '/directories', { body: { parentId: 'x', isActive: 'yes' } });
-		expect(invalid.body.errors.map((error: any) => error.pointer)).toEqual(['/name', '/parentId', '/isActive']);
+		expect(invalid.body.errors.map((error: Json) => error.pointer)).toEqual(['/name', '/parentId', '/isActive']);
 		expectProblem(await call(emu, 'POST', '/directories', { key: emu.keys.readOnly, body: { name: 'x' } }), 403, 'FORBIDDEN');
 		expectProblem(await call(emu, 'POST', '/directories', { key: emu.keys.workspaceB, body: { name: 'x', parentId: root.body.directory.id } }), 404, 'NOT_FOUND');
 	});
@@ -137,20 +137,29 @@ describe('subscription, project settings, file types, workflows, directories, sc
 		expect(reply.status).toBe(200);
 		expect(reply.body).toEqual({ success: true });
 		expect(reply.headers.get('deprecation')).toBe('true');
-		const receipt = (await call(emu, 'GET', '/file-type')).body.fileTypes.find((type: any) => type.name === 'Receipt');
-		expect(receipt.currentSchemaVersion.fields.find((field: any) => field.id === 'f-receipt-total').description).toBe('Grand total');
-		expect(receipt.currentSchemaVersion.fields.find((field: any) => field.title === 'Tip')).toMatchObject({ type: 'NUMBER', description: 'Tip given' });
+		const receipt = (await call(emu, 'GET', '/file-type')).body.fileTypes.find((type: Json) => type.name === 'Receipt');
+		expect(receipt.currentSchemaVersion.fields.find((field: Json) => field.id === 'f-receipt-total').description).toBe('Grand total');
+		expect(receipt.currentSchemaVersion.fields.find((field: Json) => field.title === 'Tip')).toMatchObject({ type: 'NUMBER', description: 'Tip given' });
 		const file = await uploadAndGetFile(emu, 'tip.txt', `${receiptText()}Tip: 2.50\n`);
 		const values = await call(emu, 'GET', `/files/${file.fileId}/values`);
-		expect(values.body.values.formValues[0].fields.find((field: any) => field.title === 'Tip').value).toBe(2.5);
+		expect(values.body.values.formValues[0].fields.find((field: Json) => field.title === 'Tip').value).toBe(2.5);
 
 		expectProblem(await call(emu, 'PATCH', '/schemas', { body: { schemaId: '0123456789abcdef01234567', fields: [] } }), 404, 'NOT_FOUND');
 		const invalid = await call(emu, 'PATCH', '/schemas', { body: { schemaId: SEED_IDS.receiptSchemaV1A, fields: [{ title: 'New' }, { id: 'f-receipt-total', type: 'MONEY' }, { hidden: 'no' }] } });
 		expectProblem(invalid, 422, 'VALIDATION_FAILED');
-		expect(invalid.body.errors.map((error: any) => error.pointer)).toEqual(['/fields/0/type', '/fields/1/type', '/fields/2/hidden', '/fields/2/title', '/fields/2/type']);
+		expect(invalid.body.errors.map((error: Json) => error.pointer)).toEqual(['/fields/0/type', '/fields/1/type', '/fields/2/hidden', '/fields/2/title', '/fields/2/type']);
 		const missing = await call(emu, 'PATCH', '/schemas', { body: {} });
-		expect(missing.body.errors.map((error: any) => error.pointer)).toEqual(['/schemaId', '/fields']);
+		expect(missing.body.errors.map((error: Json) => error.pointer)).toEqual(['/schemaId', '/fields']);
 	});
+});
+
+test('PATCH /files/schema (shape not shown) answers 501 NOT_IMPLEMENTED', async () => {
+	const emu = await startEmulator({ processingDelayMs: 0 });
+	try {
+		expectProblem(await call(emu, 'PATCH', '/files/schema', { body: {} }), 501, 'NOT_IMPLEMENTED');
+	} finally {
+		await emu.close();
+	}
 });
 
 describe('POST /query/execute', () => {

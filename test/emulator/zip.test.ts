@@ -1,7 +1,7 @@
 import { buildZip, invoiceText, mixedZip, receiptText, INVOICE_FILE_NAME, INVOICE_PDF_FILE_NAME, RECEIPT_FILE_NAME } from '../fixtures/documents';
 import { startEmulator, type Emulator } from './index';
 import { sanitizeZipArchiveName } from './processing';
-import { call, startReceiver, uploadFile } from './test-helpers';
+import { call, startReceiver, uploadFile, type Json } from './test-helpers';
 
 describe('ZIP uploads', () => {
 	let emu: Emulator;
@@ -14,19 +14,19 @@ describe('ZIP uploads', () => {
 		const { uploadId } = await uploadFile(emu, 'batch.zip', await mixedZip(), { fileType: 'application/zip' });
 		const status = await call(emu, 'GET', `/uploads/${uploadId}`);
 		expect(status.status).toBe(207);
-		expect(status.body.statuses.map((step: any) => [step.step, step.status])).toEqual([
+		expect(status.body.statuses.map((step: Json) => [step.step, step.status])).toEqual([
 			['file_uploaded', 'completed'],
 			['processing_started', 'completed'],
 			['zip_extraction', 'completed'],
 		]);
 		const members = status.body.files;
-		expect(members.map((member: any) => member.fileName)).toEqual([INVOICE_FILE_NAME, INVOICE_PDF_FILE_NAME, RECEIPT_FILE_NAME, 'empty.txt', 'broken.pdf']);
+		expect(members.map((member: Json) => member.fileName)).toEqual([INVOICE_FILE_NAME, INVOICE_PDF_FILE_NAME, RECEIPT_FILE_NAME, 'empty.txt', 'broken.pdf']);
 		for (const member of members) {
 			expect(member.uploadId).toMatch(/^[0-9a-f-]{36}$/);
 			expect(member.uploadId).not.toBe(uploadId);
 			expect(member.statuses[0]).toMatchObject({ step: 'file_uploaded', status: 'completed' });
 		}
-		const byName = Object.fromEntries(members.map((member: any) => [member.fileName, member]));
+		const byName = Object.fromEntries(members.map((member: Json) => [member.fileName, member]));
 		expect(byName[INVOICE_FILE_NAME].files[0]).toMatchObject({ status: 'processed', fileClass: 'Invoice', fileType: 'text/plain' });
 		expect(byName[INVOICE_PDF_FILE_NAME].files[0]).toMatchObject({ status: 'processed', fileClass: 'Invoice', fileType: 'application/pdf' });
 		expect(byName[RECEIPT_FILE_NAME].files[0]).toMatchObject({ status: 'processed', fileClass: 'Receipt' });
@@ -48,14 +48,14 @@ describe('ZIP uploads', () => {
 		const { uploadId } = await uploadFile(emu, 'ok.zip', zip, { fileType: 'application/zip' });
 		const status = await call(emu, 'GET', `/uploads/${uploadId}`);
 		expect(status.status).toBe(200);
-		expect(status.body.files.map((member: any) => member.fileName)).toEqual(['a.txt', 'b.txt']);
+		expect(status.body.files.map((member: Json) => member.fileName)).toEqual(['a.txt', 'b.txt']);
 	});
 
 	test('a .zip name with a generic MIME type is treated as a ZIP', async () => {
 		const zip = await buildZip([{ name: 'a.txt', data: invoiceText() }]);
 		const { uploadId } = await uploadFile(emu, 'generic.zip', zip, { fileType: 'application/octet-stream' });
 		const status = await call(emu, 'GET', `/uploads/${uploadId}`);
-		expect(status.body.statuses.map((step: any) => step.step)).toContain('zip_extraction');
+		expect(status.body.statuses.map((step: Json) => step.step)).toContain('zip_extraction');
 	});
 
 	test('retainOriginalZipFileName exposes the sanitised archive name on extracted files', async () => {
@@ -101,11 +101,11 @@ describe('ZIP uploads', () => {
 		try {
 			const { uploadId } = await uploadFile(emu, 'cb.zip', await mixedZip(), { fileType: 'application/zip', extra: { callbackURL: receiver.url } });
 			const received = await receiver.waitFor(4);
-			const final = received.at(-1) as Record<string, any>;
+			const final = received.at(-1) as Record<string, Json>;
 			expect(final).toMatchObject({ status: 'completed', step: 'processing_finished', uploadId });
 			const status = await call(emu, 'GET', `/uploads/${uploadId}`);
-			const processed = status.body.files.flatMap((member: any) => member.files).filter((file: any) => file.status === 'processed');
-			expect(final.fileIds.split(',').sort()).toEqual(processed.map((file: any) => file.fileId).sort());
+			const processed = status.body.files.flatMap((member: Json) => member.files).filter((file: Json) => file.status === 'processed');
+			expect(final.fileIds.split(',').sort()).toEqual(processed.map((file: Json) => file.fileId).sort());
 			expect(final.api_request_id).toMatch(/^[0-9a-f-]{36}$/);
 			expect(received.every((payload) => payload.api_request_id === final.api_request_id)).toBe(true);
 		} finally {

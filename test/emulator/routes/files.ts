@@ -213,6 +213,9 @@ function reportExport(ctx: RequestContext) {
 	const file = requireFile(ctx, ctx.params.fileId);
 	const now = ctx.core.clock.now();
 	file.exportInfo = { integrationExportStatus: status as ExportStatus, integrationExportMessages: messages, integrationExportUpdatedAtMs: now };
+	// A change of the file record moves its updatedAt, so pull integrations listing with
+	// updatedAfter see export reports (the trigger's File Updated event relies on it).
+	file.updatedAtMs = now;
 	ctx.core.state.touchData();
 	return ok({
 		fileId: file.fileId,
@@ -338,6 +341,11 @@ async function rerun(ctx: RequestContext) {
 	return ok({ success: true });
 }
 
+/** PATCH /files/schema is referenced by the specification without a shape; not emulated. */
+function singleFileSchema(): never {
+	throw new ApiError(501, 'PATCH /files/schema (single-file schema) is not emulated: the specification does not show its request or response.');
+}
+
 export function fileRoutes(): Route[] {
 	return [
 		{ method: 'GET', pattern: '/files', write: false, idempotent: false, body: false, handler: listFiles },
@@ -345,6 +353,7 @@ export function fileRoutes(): Route[] {
 		{ method: 'POST', pattern: '/files/preview', write: false, idempotent: false, body: true, handler: preview },
 		{ method: 'POST', pattern: '/files/preview/batch', write: false, idempotent: false, body: true, handler: previewBatch },
 		{ method: 'PATCH', pattern: '/files/schema/rerun', write: true, idempotent: true, body: true, handler: rerun },
+		{ method: 'PATCH', pattern: '/files/schema', write: true, idempotent: false, body: true, handler: singleFileSchema },
 		{ method: 'GET', pattern: '/files/:fileId/values', write: false, idempotent: false, body: false, params: { fileId: 'uuid' }, handler: getValues },
 		{ method: 'PATCH', pattern: '/files/:fileId/values', write: true, idempotent: true, body: true, params: { fileId: 'uuid' }, handler: updateValues },
 		{ method: 'PATCH', pattern: '/files/:fileId', write: true, idempotent: true, body: true, params: { fileId: 'uuid' }, handler: reportExport },
