@@ -8,7 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { nodeProperties } from './actions/node.description';
 import { router } from './actions/router';
-import { listSearch } from './methods';
+import { listSearch, loadOptions } from './methods';
 
 export class DocumentExtraction implements INodeType {
 	description: INodeTypeDescription = {
@@ -30,7 +30,7 @@ export class DocumentExtraction implements INodeType {
 		properties: nodeProperties,
 	};
 
-	methods = { listSearch };
+	methods = { listSearch, loadOptions };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

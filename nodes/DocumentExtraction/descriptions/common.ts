@@ -4,6 +4,9 @@ import { DEFAULT_RETRY_POLICY } from '../transport';
 
 /** Parameter descriptions used by more than one operation, defined once. */
 
+/** The package's documentation (its README); hints link to its sections. */
+export const DOCUMENTATION_URL = 'https://www.npmjs.com/package/n8n-nodes-document-extraction';
+
 export const binaryPropertyParameter: INodeProperties = {
 	displayName: 'Input Binary Field',
 	name: 'binaryPropertyName',
@@ -137,5 +140,22 @@ export function objectIdMode(what: string): INodePropertyMode {
 				},
 			},
 		],
+	};
+}
+
+/** A resource's operation selector; each option carries its `action` label. */
+export function operationSelector(
+	resource: string,
+	options: Array<{ name: string; value: string; description: string; action: string }>,
+	defaultOperation: string,
+): INodeProperties {
+	return {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [resource] } },
+		options,
+		default: defaultOperation,
 	};
 }

@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { OCR_MODELS, ocrModelLabel } from '../descriptions/ocrModels';
+import { fileTypeLabel, listFileTypes } from '../helpers/fileTypes';
 import { apiRequest } from '../transport';
 
 function matches(filter: string | undefined, ...texts: string[]): boolean {
@@ -49,4 +50,19 @@ export async function searchFiles(
 	const total = typeof body.count === 'number' ? body.count : undefined;
 	const more = files.length === FILE_PAGE_SIZE && (total === undefined || page * FILE_PAGE_SIZE < total);
 	return { results, paginationToken: more ? String(page + 1) : undefined };
+}
+
+/** The workspace's file types by name, filtered by name, class or ID (all pages at once). */
+export async function searchFileTypes(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const fileTypes = await listFileTypes.call(this, { sortBy: 'name', sortOrder: 'ASC' });
+	return {
+		results: fileTypes
+			.filter((fileType) =>
+				matches(filter, String(fileType.name ?? ''), String(fileType.className ?? ''), String(fileType.id ?? '')),
+			)
+			.map((fileType) => ({ name: fileTypeLabel(fileType), value: String(fileType.id) })),
+	};
 }

@@ -1,0 +1,72 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { objectIdMode, optionsCollection } from '../../descriptions/common';
+import { objectAt } from '../../helpers/response';
+import { requireObjectId, requireText } from '../../helpers/validation';
+import { apiRequest, idempotencyKey } from '../../transport';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Invoices 2026',
+		description: 'The name of the new directory',
+	},
+	{
+		displayName: 'Parent Directory',
+		name: 'parentDirectory',
+		type: 'resourceLocator',
+		default: { mode: 'id', value: '' },
+		description:
+			'The directory to create the new one in. Leave empty to create it at the root of the workspace.',
+		hint: 'Nesting is limited by the workspace\'s maximum directory depth (one level below the root unless changed)',
+		modes: [objectIdMode('directory')],
+	},
+	{
+		displayName: 'Description',
+		name: 'description',
+		type: 'string',
+		default: '',
+		typeOptions: { rows: 2 },
+		description: 'What the directory holds (optional)',
+	},
+	optionsCollection(),
+];
+
+const displayOptions = { show: { resource: ['directory'], operation: ['create'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+/** Outputs the created directory (id, name, status, parentId, depth, …). */
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const body: IDataObject = {
+		name: requireText(this, itemIndex, 'Name', this.getNodeParameter('name', itemIndex)),
+	};
+	const parent = this.getNodeParameter('parentDirectory', itemIndex, '', { extractValue: true });
+	if (typeof parent === 'string' && parent.trim() !== '') {
+		body.parentId = requireObjectId(this, itemIndex, 'Parent Directory', parent);
+	}
+	const text = (this.getNodeParameter('description', itemIndex, '') as string).trim();
+	if (text) body.description = text;
+
+	const response = await apiRequest.call(this, {
+		method: 'POST',
+		path: '/directories',
+		body,
+		idempotencyKey: idempotencyKey(this, itemIndex, 'directory.create', body),
+		itemIndex,
+	});
+	return [{ json: objectAt(this, response, 'directory', 'the directory creation', itemIndex) }];
+}

@@ -1,0 +1,132 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { objectIdMode, optionsCollection } from '../../descriptions/common';
+import { currentSchemaIds, listFileTypes } from '../../helpers/fileTypes';
+import { requireObjectId } from '../../helpers/validation';
+import { apiRequest, idempotencyKey } from '../../transport';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Approve By',
+		name: 'approveBy',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'File Type',
+				value: 'fileType',
+				description: 'Choose a file type: its current schema version is approved',
+			},
+			{
+				name: 'Blueprint and Schema IDs',
+				value: 'ids',
+				description: 'Give the blueprint ID and the schema (version) ID yourself',
+			},
+		],
+		default: 'fileType',
+	},
+	{
+		displayName: 'File Type',
+		name: 'fileType',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: 'The file type whose current schema version to approve',
+		displayOptions: { show: { approveBy: ['fileType'] } },
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a file type...',
+				typeOptions: { searchListMethod: 'searchFileTypes', searchable: true },
+			},
+			objectIdMode('file type'),
+		],
+	},
+	{
+		displayName: 'Blueprint ID',
+		name: 'blueprintId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 6650a00000000000000f0002',
+		description: 'The blueprint ID (currentSchemaVersion.blueprintId of File Type > Get Many)',
+		displayOptions: { show: { approveBy: ['ids'] } },
+	},
+	{
+		displayName: 'Schema ID',
+		name: 'schemaId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 6650a00000000000000c0003',
+		description: 'The ID of the schema version to approve (currentSchemaVersion.ID of File Type > Get Many)',
+		displayOptions: { show: { approveBy: ['ids'] } },
+	},
+	optionsCollection(),
+];
+
+const displayOptions = { show: { resource: ['fileType'], operation: ['approve'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+/** The blueprint and schema ids of the chosen file type's current schema version. */
+async function idsOfFileType(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const fileTypeId = requireObjectId(
+		this,
+		itemIndex,
+		'File Type',
+		this.getNodeParameter('fileType', itemIndex, '', { extractValue: true }),
+	);
+	const fileType = (await listFileTypes.call(this, { itemIndex })).find((type) => type.id === fileTypeId);
+	if (!fileType) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`File type ${fileTypeId} (parameter "File Type", item ${itemIndex}) was not found in the workspace of this API key`,
+			{ itemIndex, description: 'Choose the file type from the list, or check the ID with File Type > Get Many.' },
+		);
+	}
+	const { blueprintId, schemaId } = currentSchemaIds(fileType);
+	if (!blueprintId || !schemaId) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`File type ${fileTypeId} (item ${itemIndex}) has no current schema version to approve`,
+			{ itemIndex, description: 'Approve By "Blueprint and Schema IDs" to name the version yourself.' },
+		);
+	}
+	return { fileTypeId, fileTypeName: fileType.name as string, blueprintId, schemaId };
+}
+
+/** Outputs { success, blueprintId, schemaId } (and the file type's id and name when chosen). */
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const approveBy = this.getNodeParameter('approveBy', itemIndex, 'fileType') as string;
+	const chosen: IDataObject =
+		approveBy === 'ids'
+			? {
+					blueprintId: requireObjectId(this, itemIndex, 'Blueprint ID', this.getNodeParameter('blueprintId', itemIndex)),
+					schemaId: requireObjectId(this, itemIndex, 'Schema ID', this.getNodeParameter('schemaId', itemIndex)),
+				}
+			: await idsOfFileType.call(this, itemIndex);
+	const body = { blueprintId: chosen.blueprintId, schemaId: chosen.schemaId };
+	const response = await apiRequest.call(this, {
+		method: 'PATCH',
+		path: '/file-type/approve',
+		body,
+		idempotencyKey: idempotencyKey(this, itemIndex, 'fileType.approve', body),
+		itemIndex,
+	});
+	return [{ json: { success: response.success ?? true, ...chosen } }];
+}

@@ -1,0 +1,66 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import {
+	optionsCollection,
+	resultLimit,
+	returnAllParameters,
+	simplifyParameter,
+} from '../../descriptions/common';
+import { listFileTypes, simplifyFileType } from '../../helpers/fileTypes';
+
+const properties: INodeProperties[] = [
+	...returnAllParameters,
+	{
+		...simplifyParameter,
+		description:
+			'Whether to return a summary of each file type (IDs of its current schema version, field titles) instead of the full record with every schema field definition',
+	},
+	optionsCollection([
+		{
+			displayName: 'Sort By',
+			name: 'sortBy',
+			type: 'options',
+			options: [
+				{ name: 'Created At', value: 'createdAt' },
+				{ name: 'Name', value: 'name' },
+				{ name: 'Updated At', value: 'updatedAt' },
+			],
+			default: 'createdAt',
+			description: 'The field to order the file types by',
+		},
+		{
+			displayName: 'Sort Order',
+			name: 'sortOrder',
+			type: 'options',
+			options: [
+				{ name: 'Ascending', value: 'ASC' },
+				{ name: 'Descending', value: 'DESC' },
+			],
+			default: 'ASC',
+		},
+	]),
+];
+
+const displayOptions = { show: { resource: ['fileType'], operation: ['getMany'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+/** One item per file type of the workspace. */
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const options = this.getNodeParameter('options', itemIndex, {}) as {
+		sortBy?: string;
+		sortOrder?: 'ASC' | 'DESC';
+	};
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const fileTypes = await listFileTypes.call(this, {
+		limit: resultLimit(this, itemIndex),
+		sortBy: options.sortBy,
+		sortOrder: options.sortOrder,
+		itemIndex,
+	});
+	return fileTypes.map((fileType) => ({ json: simplify ? simplifyFileType(fileType) : fileType }));
+}

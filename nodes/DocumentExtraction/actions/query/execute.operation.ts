@@ -1,0 +1,225 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import {
+	DOCUMENTATION_URL,
+	optionsCollection,
+	resultLimit,
+	returnAllParameters,
+} from '../../descriptions/common';
+import { requireIdList, requireJson } from '../../helpers/validation';
+import type { Violation } from '../../transport';
+import { apiRequest, describeViolation } from '../../transport';
+
+/** The example configuration the editor starts with: it runs in any workspace. */
+const EXAMPLE_QUERY_CONFIG = `{
+  "selectedFields": [
+    { "field": "fileName", "alias": "file" },
+    { "field": "createdAt", "alias": "created" }
+  ],
+  "filters": [
+    { "field": "createdAt", "operator": "gte", "value": "2026-01-01T00:00:00Z" }
+  ],
+  "orderBy": [{ "alias": "created", "direction": "DESC" }]
+}`;
+
+const QUERY_SHAPES_URL = `${DOCUMENTATION_URL}#query-configuration`;
+
+/** Rows per request with Return All, unless the Page Size option says otherwise. */
+const DEFAULT_PAGE_SIZE = 500;
+
+/** Safety stop for a service that keeps answering full pages. */
+const MAX_PAGES = 10000;
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Document Types',
+		name: 'documentTypes',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getFileTypes' },
+		default: [],
+		description:
+			'Only rows from files of these file types; none means every type. Replaces "documentTypes" of the configuration below. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'Folders',
+		name: 'folderIds',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 6650a00000000000000d0001, 6650a00000000000000d0002',
+		description:
+			'Only files in these directories or their subdirectories: directory IDs separated by commas (or an expression giving a list). Empty means every folder. Replaces "foldersContext" of the configuration below.',
+	},
+	{
+		displayName: 'Query Configuration (JSON)',
+		name: 'queryConfig',
+		type: 'json',
+		default: EXAMPLE_QUERY_CONFIG,
+		required: true,
+		description:
+			'The query-builder configuration: selectedFields (each with an alias), filters, filterGroups, groupBy, aggregations, orderBy, headerOrder',
+		hint: `Fields are file attributes (fileName, createdAt, …) or titles of extracted fields. Shapes of filters, groups and aggregations: <a href="${QUERY_SHAPES_URL}" target="_blank">query configuration</a>.`,
+	},
+	...returnAllParameters.map((parameter) =>
+		parameter.name === 'limit' ? { ...parameter, description: 'Max number of rows to return' } : parameter,
+	),
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		options: [
+			{
+				name: 'One Item per Row',
+				value: 'rows',
+				description: 'Each row becomes an item whose keys are the column aliases',
+			},
+			{
+				name: 'One Item With All Rows',
+				value: 'single',
+				description: 'One item holding data (the rows), headers, rowCount and executionTimeMs',
+			},
+		],
+		default: 'rows',
+	},
+	optionsCollection([
+		{
+			displayName: 'Ignore Query Errors',
+			name: 'ignoreQueryErrors',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to output what the service answered even when it reports errors in the configuration. Off: such an answer fails the item and lists the errors.',
+		},
+		{
+			displayName: 'Offset',
+			name: 'offset',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 0,
+			description: 'Number of rows to skip before the first row returned',
+		},
+		{
+			displayName: 'Page Size',
+			name: 'pageSize',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: DEFAULT_PAGE_SIZE,
+			description: 'Rows fetched per request when Return All is on',
+		},
+		{
+			displayName: 'Skip Cache',
+			name: 'skipCache',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to bypass cached results and run the query afresh',
+		},
+	]),
+];
+
+const displayOptions = { show: { resource: ['query'], operation: ['execute'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+interface QueryOptions {
+	ignoreQueryErrors?: boolean;
+	offset?: number;
+	pageSize?: number;
+	skipCache?: boolean;
+}
+
+interface QueryPage {
+	data: IDataObject[];
+	headers: IDataObject;
+	executionTimeMs: number;
+	errors: Violation[];
+}
+
+/** The configuration to send: the JSON, with the Document Types and Folders helpers applied. */
+function buildQueryConfig(this: IExecuteFunctions, itemIndex: number): IDataObject {
+	const queryConfig = {
+		...requireJson(this, itemIndex, 'Query Configuration (JSON)', this.getNodeParameter('queryConfig', itemIndex), 'object'),
+	};
+	const documentTypes = requireIdList(this, itemIndex, 'Document Types', this.getNodeParameter('documentTypes', itemIndex, []), 'objectId');
+	if (documentTypes.length) queryConfig.documentTypes = documentTypes;
+	const folders = requireIdList(this, itemIndex, 'Folders', this.getNodeParameter('folderIds', itemIndex, ''), 'objectId');
+	if (folders.length) queryConfig.foldersContext = folders;
+	return queryConfig;
+}
+
+function readPage(body: IDataObject): QueryPage {
+	return {
+		data: Array.isArray(body.data)
+			? (body.data as unknown[]).map((row) => (row && typeof row === 'object' ? (row as IDataObject) : { value: row as string }))
+			: [],
+		headers: body.headers && typeof body.headers === 'object' ? (body.headers as IDataObject) : {},
+		executionTimeMs: typeof body.executionTimeMs === 'number' ? body.executionTimeMs : 0,
+		errors: Array.isArray(body.errors) ? (body.errors as Violation[]) : [],
+	};
+}
+
+function queryErrorsFailure(this: IExecuteFunctions, errors: Violation[], itemIndex: number): NodeOperationError {
+	const listed = errors.map(describeViolation);
+	const error = new NodeOperationError(
+		this.getNode(),
+		`The service refused the query configuration of item ${itemIndex} (${errors.length} error${errors.length === 1 ? '' : 's'}): ${listed.join('; ')}`,
+		{
+			itemIndex,
+			description: `Correct the parts the pointers name (/queryConfig/… is the Query Configuration, /options/… the options), or turn on "Ignore Query Errors". Query shapes: ${QUERY_SHAPES_URL}`,
+		},
+	);
+	error.context.queryErrors = errors as unknown as IDataObject[];
+	return error;
+}
+
+/**
+ * Runs the query; with Return All, page after page by offset until a page comes back short.
+ * An answer that carries errors[] fails the item unless "Ignore Query Errors" is on.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const queryConfig = buildQueryConfig.call(this, itemIndex);
+	const options = this.getNodeParameter('options', itemIndex, {}) as QueryOptions;
+	const limit = resultLimit(this, itemIndex);
+	const pageSize = Math.max(1, Math.floor(options.pageSize ?? DEFAULT_PAGE_SIZE));
+	const output = this.getNodeParameter('output', itemIndex, 'rows') as string;
+
+	const rows: IDataObject[] = [];
+	let headers: IDataObject = {};
+	let executionTimeMs = 0;
+	const errors: Violation[] = [];
+	let offset = Math.max(0, Math.floor(options.offset ?? 0));
+	for (let page = 0; page < MAX_PAGES; page++) {
+		const requested = limit ?? pageSize;
+		const body = await apiRequest.call(this, {
+			method: 'POST',
+			path: '/query/execute',
+			body: {
+				queryConfig,
+				options: { limit: requested, offset, ...(options.skipCache ? { skipCache: true } : {}) },
+			},
+			itemIndex,
+		});
+		const answer = readPage(body);
+		if (answer.errors.length && !options.ignoreQueryErrors) {
+			throw queryErrorsFailure.call(this, answer.errors, itemIndex);
+		}
+		rows.push(...answer.data);
+		if (page === 0) headers = answer.headers;
+		executionTimeMs += answer.executionTimeMs;
+		errors.push(...answer.errors);
+		if (limit !== undefined || answer.errors.length || answer.data.length < requested) break;
+		offset += answer.data.length;
+	}
+
+	if (output === 'single') {
+		return [{ json: { data: rows, headers, rowCount: rows.length, executionTimeMs, errors } as IDataObject }];
+	}
+	return rows.map((row) => ({ json: row }));
+}

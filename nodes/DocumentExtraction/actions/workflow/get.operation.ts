@@ -1,0 +1,43 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { objectIdMode, optionsCollection } from '../../descriptions/common';
+import { objectAt } from '../../helpers/response';
+import { requireObjectId } from '../../helpers/validation';
+import { apiRequest } from '../../transport';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Workflow',
+		name: 'workflowId',
+		type: 'resourceLocator',
+		default: { mode: 'id', value: '' },
+		required: true,
+		description: 'The workflow to read, by its ID (shown in the dashboard)',
+		modes: [objectIdMode('workflow')],
+	},
+	optionsCollection(),
+];
+
+const displayOptions = { show: { resource: ['workflow'], operation: ['get'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+/** Outputs the workflow with its step summaries. */
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const workflowId = requireObjectId(
+		this,
+		itemIndex,
+		'Workflow',
+		this.getNodeParameter('workflowId', itemIndex, '', { extractValue: true }),
+	);
+	const response = await apiRequest.call(this, {
+		method: 'GET',
+		path: `/workflows/${encodeURIComponent(workflowId)}`,
+		itemIndex,
+	});
+	return [{ json: objectAt(this, response, 'workflow', 'the workflow request', itemIndex) }];
+}
