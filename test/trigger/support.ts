@@ -1,0 +1,155 @@
+/**
+ * What the trigger tests share: an emulator, a trigger that keeps its static data from poll to
+ * poll the way n8n does, a ledger that checks exactly-once over a whole run, and a hook that acts
+ * while a poll is between two of its list requests.
+ */
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import type { Emulator, EmulatorOptions, RequestLogEntry } from '../emulator';
+import type { PollTriggerResult, StaticDataHost } from '../harness';
+import { pollTrigger } from '../harness';
+import { SEEDED_KEYS, credentialsFor, packageOptions, startTestEmulator } from '../node/support';
+
+export { SEEDED_KEYS, credentialsFor, startTestEmulator };
+export type { Emulator, EmulatorOptions };
+
+export const TRIGGER_TYPE = 'documentExtractionTrigger';
+
+/**
+ * The package under test: this repository (built by the harness), or TRIGGER_TEST_PACKAGE_DIR, a
+ * separately built copy, while other nodes' unfinished work keeps the repository from compiling.
+ */
+async function triggerPackage(): Promise<{ packageDir?: string }> {
+	const override = process.env.TRIGGER_TEST_PACKAGE_DIR;
+	return override ? { packageDir: override } : await packageOptions();
+}
+export const MINUTE = 60_000;
+
+export interface PollOptions {
+	mode?: 'trigger' | 'manual';
+	pollBudgetMs?: number;
+}
+
+/**
+ * One active trigger: its parameters and the static data n8n keeps for it. Every emitted item
+ * goes into the ledger.
+ */
+export class ActiveTrigger {
+	staticData: IDataObject = {};
+	readonly ledger = new Ledger();
+	readonly results: PollTriggerResult[] = [];
+
+	constructor(
+		private readonly emulator: Emulator,
+		readonly parameters: INodeParameters,
+		private readonly host: StaticDataHost = 'in-memory',
+	) {}
+
+	async poll(options: PollOptions = {}): Promise<PollTriggerResult> {
+		const result = await pollTrigger({
+			...(await triggerPackage()),
+			type: TRIGGER_TYPE,
+			parameters: this.parameters,
+			credentials: credentialsFor(this.emulator),
+			staticData: this.staticData,
+			mode: options.mode ?? 'trigger',
+			pollBudgetMs: options.pollBudgetMs,
+			staticDataHost: this.host,
+		});
+		this.results.push(result);
+		if ((options.mode ?? 'trigger') === 'trigger') {
+			this.staticData = result.staticData;
+			this.ledger.record(result.items);
+		}
+		return result;
+	}
+
+	/** Polls until a poll emits nothing and fails not (at most `limit` polls). */
+	async pollUntilIdle(limit = 50, options: PollOptions = {}): Promise<void> {
+		for (let count = 0; count < limit; count++) {
+			const result = await this.poll(options);
+			if (result.error) throw result.error;
+			if (result.items.length === 0) return;
+		}
+		throw new Error(`the trigger still emitted after ${limit} polls`);
+	}
+}
+
+/** Every item a trigger emitted over a run, with the checks of exactly-once. */
+export class Ledger {
+	readonly items: IDataObject[] = [];
+
+	record(items: INodeExecutionData[]): void {
+		for (const item of items) this.items.push(item.json);
+	}
+
+	ids(): string[] {
+		return this.items.map((item) => String(item.fileId));
+	}
+
+	/** File ids emitted more than once. */
+	duplicateIds(): string[] {
+		return duplicates(this.ids());
+	}
+
+	/** (fileId, updatedAt) versions emitted more than once. */
+	duplicateVersions(): string[] {
+		return duplicates(this.items.map((item) => `${String(item.fileId)}@${String(item.updatedAt)}`));
+	}
+
+	countOf(fileId: string): number {
+		return this.ids().filter((id) => id === fileId).length;
+	}
+
+	/** Asserts that exactly these files were emitted, each exactly once. */
+	expectEachOnce(fileIds: string[]): void {
+		expect(this.duplicateIds()).toEqual([]);
+		expect([...this.ids()].sort()).toEqual([...fileIds].sort());
+	}
+}
+
+function duplicates(values: string[]): string[] {
+	const seen = new Set<string>();
+	const repeated = new Set<string>();
+	for (const value of values) {
+		if (seen.has(value)) repeated.add(value);
+		seen.add(value);
+	}
+	return [...repeated];
+}
+
+export function isFileList(entry: RequestLogEntry): boolean {
+	return entry.host === 'api' && entry.method === 'GET' && entry.path === '/prod/v1/files';
+}
+
+/**
+ * Calls `onArrival(n, entry)` synchronously when the n-th list request (GET /files, counted from
+ * 1 after this call) reaches the emulator, before the emulator answers it: what the callback
+ * changes is what that request sees. Returns a function that removes the hook.
+ */
+export function onListRequest(
+	emulator: Emulator,
+	onArrival: (n: number, entry: RequestLogEntry) => void,
+): () => void {
+	const log = emulator.requests;
+	const push = log.push;
+	let n = 0;
+	log.push = function (...entries: RequestLogEntry[]): number {
+		const length = push.apply(this, entries);
+		for (const entry of entries) {
+			if (isFileList(entry)) onArrival(++n, entry);
+		}
+		return length;
+	};
+	return () => {
+		log.push = push;
+	};
+}
+
+export function listRequests(emulator: Emulator): RequestLogEntry[] {
+	return emulator.requests.filter(isFileList);
+}
+
+export function iso(ms: number): string {
+	return new Date(ms).toISOString();
+}
