@@ -21,7 +21,8 @@ export class DocumentExtraction implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
-		description: 'Upload documents, wait for extraction and read the extracted values',
+		description:
+			'Upload documents, get the values the service extracts, query them and report what your systems did with them',
 		defaults: { name: 'Document Extraction' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -135,7 +135,8 @@ export function objectIdMode(what: string): INodePropertyMode {
 			{
 				type: 'regex',
 				properties: {
-					regex: '^\\s*[0-9a-fA-F]{24}\\s*$',
+					// Empty passes here: an optional locator may stay empty, a required one says so itself.
+					regex: '^\\s*([0-9a-fA-F]{24}\\s*)?$',
 					errorMessage: `A ${what} ID is 24 hexadecimal characters, such as 6650a00000000000000e0001`,
 				},
 			},
