@@ -3,9 +3,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isControllable } from './clock';
 import type { EmulatorCore } from './core';
-import { CONTROL_PREFIX } from './core';
+import { CONTROL_PREFIX, type RequestUrl } from './core';
 import type { FaultMatch, FaultPhase, HostName } from './faults';
-import { parseQuery, readBody, sendJson } from './http-util';
+import { readBody, sendJson } from './http-util';
 import { SEEDED_KEYS } from './seed';
 
 function toRegExp(source: unknown, flags: unknown): RegExp | undefined {
@@ -23,7 +23,7 @@ function matchSpec(body: Record<string, unknown>): FaultMatch & { phase?: FaultP
 }
 
 export function installControl(core: EmulatorCore): void {
-	core.controlHandler = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+	core.controlHandler = async (req: IncomingMessage, res: ServerResponse, url: RequestUrl) => {
 		const method = req.method ?? 'GET';
 		const route = url.pathname.slice(CONTROL_PREFIX.length) || '/';
 		const raw = await readBody(req, 1024 * 1024, () => undefined);
@@ -45,7 +45,7 @@ export function installControl(core: EmulatorCore): void {
 			case 'GET /keys':
 				return reply(200, { keys: SEEDED_KEYS });
 			case 'GET /requests': {
-				const query = parseQuery(url.searchParams);
+				const query = url.query;
 				const since = Number(query.since ?? 0);
 				const entries = core.requests.filter(
 					(entry) => entry.sequence > since && (query.host === undefined || entry.host === query.host) && (query.method === undefined || entry.method === query.method),

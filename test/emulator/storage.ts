@@ -5,6 +5,7 @@ import { rename, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { Clock } from './clock';
+import type { RequestUrl } from './core';
 import type { ObjectStore } from './object-store';
 import type { Processor } from './processing';
 import type { EmulatorState } from './state';
@@ -89,7 +90,7 @@ export class StorageHost {
 		private readonly options: StorageOptions,
 	) {}
 
-	async handle(req: IncomingMessage, res: ServerResponse, url: URL, onBytes: (bytes: number) => void): Promise<void> {
+	async handle(req: IncomingMessage, res: ServerResponse, url: RequestUrl, onBytes: (bytes: number) => void): Promise<void> {
 		const prefix = `/${BUCKET}/`;
 		if (!url.pathname.startsWith(prefix)) {
 			req.resume();
