@@ -289,16 +289,20 @@ async function initialState(this: IPollFunctions, settings: TriggerSettings): Pr
 		sortBy: stream.sortBy,
 		sortOrder: 'DESC',
 		page: 1,
-		limit: 1,
+		limit: settings.event === 'fileUpdated' ? PAGE_SIZE : 1,
 	});
 	if (files.length === 0) return { ...base, cursor: { at: null, ids: [] } };
 	const newest = stampOf(this, files[0], stream);
+	if (settings.event === 'fileUpdated') {
+		// The cursor starts at the newest change, holding the files changed at that very instant.
+		const ids = files
+			.filter((file) => stampOf(this, file, stream).ms === newest.ms)
+			.map((file) => String(file.fileId));
+		return { ...base, cursor: { at: newest.text, ids } };
+	}
 	// File Processed walks back over the last day of uploads, emitting none of them, to note
 	// those still being processed at activation: they are emitted when they finish.
-	const at =
-		settings.event === 'fileProcessed'
-			? new Date(newest.ms - IN_FLIGHT_LOOKBACK_MS).toISOString()
-			: newest.text;
+	const at = new Date(newest.ms - IN_FLIGHT_LOOKBACK_MS).toISOString();
 	return { ...base, cursor: { at, ids: [] }, historyUntil: newest.text };
 }
 
