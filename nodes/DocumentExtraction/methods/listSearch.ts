@@ -27,29 +27,45 @@ export async function searchOcrModels(
 }
 
 const FILE_PAGE_SIZE = 100;
+/** While searching, pages read per call before answering (fewer when enough files match). */
+const FILE_SEARCH_PAGES_PER_CALL = 10;
+const FILE_SEARCH_ENOUGH_MATCHES = 20;
 
-/** The workspace's files, newest first, filtered by name; one API page per call. */
+/**
+ * The workspace's files, newest first, filtered by name or ID. Without a search, one API page per
+ * call; with one, up to 10 pages per call, so matches further back are found without the user
+ * scrolling through pages that show nothing.
+ */
 export async function searchFiles(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const page = Number(paginationToken) || 1;
-	const body = await apiRequest.call(this, {
-		method: 'GET',
-		path: '/files',
-		qs: { page, limit: FILE_PAGE_SIZE, sortBy: 'createdAt', sortOrder: 'DESC' },
-	});
-	const files = Array.isArray(body.files) ? (body.files as IDataObject[]) : [];
-	const results: INodeListSearchItems[] = files
-		.filter((file) => matches(filter, String(file.fileName ?? ''), String(file.fileId ?? '')))
-		.map((file) => ({
-			name: `${String(file.fileName ?? file.fileId)} (${String(file.createdAt ?? '').slice(0, 10)})`,
-			value: String(file.fileId),
-		}));
-	const total = typeof body.count === 'number' ? body.count : undefined;
-	const more = files.length === FILE_PAGE_SIZE && (total === undefined || page * FILE_PAGE_SIZE < total);
-	return { results, paginationToken: more ? String(page + 1) : undefined };
+	let page = Number(paginationToken) || 1;
+	const lastPage = filter ? page + FILE_SEARCH_PAGES_PER_CALL - 1 : page;
+	const results: INodeListSearchItems[] = [];
+	for (;;) {
+		const body = await apiRequest.call(this, {
+			method: 'GET',
+			path: '/files',
+			qs: { page, limit: FILE_PAGE_SIZE, sortBy: 'createdAt', sortOrder: 'DESC' },
+		});
+		const files = Array.isArray(body.files) ? (body.files as IDataObject[]) : [];
+		for (const file of files) {
+			if (!matches(filter, String(file.fileName ?? ''), String(file.fileId ?? ''))) continue;
+			results.push({
+				name: `${String(file.fileName ?? file.fileId)} (${String(file.createdAt ?? '').slice(0, 10)})`,
+				value: String(file.fileId),
+			});
+		}
+		const total = typeof body.count === 'number' ? body.count : undefined;
+		const more = files.length === FILE_PAGE_SIZE && (total === undefined || page * FILE_PAGE_SIZE < total);
+		if (!more) return { results };
+		page++;
+		if (page > lastPage || results.length >= FILE_SEARCH_ENOUGH_MATCHES) {
+			return { results, paginationToken: String(page) };
+		}
+	}
 }
 
 /** The workspace's file types by name, filtered by name, class or ID (all pages at once). */

@@ -1,11 +1,29 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { ResourceOperations } from '../types';
+import * as deleteFiles from './delete.operation';
+import * as download from './download.operation';
+import * as getMany from './getMany.operation';
+import * as getPreviewUrl from './getPreviewUrl.operation';
 import * as getUploadStatus from './getUploadStatus.operation';
 import * as getValues from './getValues.operation';
+import * as reportExportStatus from './reportExportStatus.operation';
+import * as rerunExtraction from './rerunExtraction.operation';
+import * as updateValues from './updateValues.operation';
 import * as upload from './upload.operation';
 
-export const operations: ResourceOperations = { upload, getUploadStatus, getValues };
+export const operations: ResourceOperations = {
+	upload,
+	getMany,
+	delete: deleteFiles,
+	getUploadStatus,
+	getValues,
+	updateValues,
+	rerunExtraction,
+	reportExportStatus,
+	getPreviewUrl,
+	download,
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -15,6 +33,30 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['file'] } },
 		options: [
+			{
+				name: 'Delete',
+				value: 'delete',
+				description: 'Delete files permanently (in batches of up to 100)',
+				action: 'Delete files',
+			},
+			{
+				name: 'Download',
+				value: 'download',
+				description: 'Download a stored file into a binary field',
+				action: 'Download a file',
+			},
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				description: 'List the files of the workspace, with filters',
+				action: 'Get many files',
+			},
+			{
+				name: 'Get Preview URL',
+				value: 'getPreviewUrl',
+				description: 'Create a short-lived link to view a stored file',
+				action: 'Get a preview URL of a file',
+			},
 			{
 				name: 'Get Upload Status',
 				value: 'getUploadStatus',
@@ -28,6 +70,24 @@ export const description: INodeProperties[] = [
 				action: 'Get extracted values of a file',
 			},
 			{
+				name: 'Report Export Status',
+				value: 'reportExportStatus',
+				description: 'Tell the service what your system did with a file',
+				action: 'Report the export status of a file',
+			},
+			{
+				name: 'Rerun Extraction',
+				value: 'rerunExtraction',
+				description: 'Extract the values of a file again against its current schema',
+				action: 'Rerun extraction of a file',
+			},
+			{
+				name: 'Update Values',
+				value: 'updateValues',
+				description: 'Change extracted values of a file',
+				action: 'Update extracted values of a file',
+			},
+			{
 				name: 'Upload',
 				value: 'upload',
 				description: 'Upload a document, wait for processing and get the extracted values',
@@ -39,4 +99,11 @@ export const description: INodeProperties[] = [
 	...upload.description,
 	...getUploadStatus.description,
 	...getValues.description,
+	...getMany.description,
+	...deleteFiles.description,
+	...updateValues.description,
+	...rerunExtraction.description,
+	...reportExportStatus.description,
+	...getPreviewUrl.description,
+	...download.description,
 ];

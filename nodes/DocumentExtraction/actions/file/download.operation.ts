@@ -1,0 +1,58 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { fileIdParameter, optionsCollection } from '../../descriptions/common';
+import { requireText } from '../../helpers/validation';
+import { downloadFromStorage } from '../../transport';
+import { createPreviewUrl, findFile, readFileId } from './records';
+
+const properties: INodeProperties[] = [
+	{ ...fileIdParameter, description: 'The file to download' },
+	{
+		displayName: 'Put Output File in Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		placeholder: 'e.g. data',
+		hint: 'The name of the output binary field to put the file in',
+	},
+	optionsCollection(),
+];
+
+const displayOptions = { show: { resource: ['file'], operation: ['download'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+const FALLBACK_MIME_TYPE = 'application/octet-stream';
+
+/**
+ * Downloads the stored file behind a fresh preview link into a binary field: the file record
+ * gives the name and MIME type; the bytes stream from storage (without the API key) into n8n's
+ * binary data, which keeps them on disk in filesystem mode.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const fileId = readFileId(this, itemIndex);
+	const binaryPropertyName = requireText(
+		this,
+		itemIndex,
+		'Put Output File in Field',
+		this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
+	);
+	const file = await findFile.call(this, fileId, itemIndex);
+	const signedUrl = await createPreviewUrl.call(this, file, itemIndex);
+	const fileName = typeof file.fileName === 'string' && file.fileName !== '' ? file.fileName : fileId;
+	const download = await downloadFromStorage.call(this, signedUrl, {
+		label: `file "${fileName}"`,
+		itemIndex,
+	});
+	const mimeType =
+		(typeof file.fileType === 'string' && file.fileType) || download.contentType || FALLBACK_MIME_TYPE;
+	// A stream: n8n writes it to binary storage as it arrives (filesystem mode).
+	const stream = download.body as Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
+	const binary = await this.helpers.prepareBinaryData(stream, fileName, mimeType);
+	return [{ json: file, binary: { [binaryPropertyName]: binary } }];
+}

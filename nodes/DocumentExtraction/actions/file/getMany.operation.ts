@@ -1,0 +1,108 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { optionsCollection, resultLimit, returnAllParameters } from '../../descriptions/common';
+import { optionalTimestamp } from '../../helpers/dates';
+import { requireIdList } from '../../helpers/validation';
+import { apiRequestAllItems, listAt } from '../../transport';
+import { fileIdsQueryValue } from './records';
+
+const properties: INodeProperties[] = [
+	...returnAllParameters,
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Created After',
+				name: 'createdAfter',
+				type: 'dateTime',
+				default: '',
+				description:
+					'Only files created at or after this moment. Without a time zone, the workflow time zone applies.',
+			},
+			{
+				displayName: 'File IDs',
+				name: 'fileIds',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 3f2b6c1e-8a4d-4c1f-9e2a-5b7d9c0e1f23, 9a1d…',
+				description:
+					'Only these files: UUIDs separated by commas, spaces or new lines, or an expression that returns an array of IDs',
+			},
+			{
+				displayName: 'Updated After',
+				name: 'updatedAfter',
+				type: 'dateTime',
+				default: '',
+				description:
+					'Only files updated at or after this moment (for example, to pick up newly processed files). Without a time zone, the workflow time zone applies.',
+			},
+		],
+	},
+	optionsCollection([
+		{
+			displayName: 'Sort By',
+			name: 'sortBy',
+			type: 'options',
+			options: [
+				{ name: 'Created At', value: 'createdAt' },
+				{ name: 'Updated At', value: 'updatedAt' },
+			],
+			default: 'createdAt',
+			description: 'The timestamp to order the files by',
+		},
+		{
+			displayName: 'Sort Order',
+			name: 'sortOrder',
+			type: 'options',
+			options: [
+				{ name: 'Newest First', value: 'DESC' },
+				{ name: 'Oldest First', value: 'ASC' },
+			],
+			default: 'DESC',
+			description:
+				'Newest first shows recent files; oldest first suits processing files in the order they arrived',
+		},
+	]),
+];
+
+const displayOptions = { show: { resource: ['file'], operation: ['getMany'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+/** One item per file of the workspace that matches the filters, in the chosen order. */
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+
+	const qs: IDataObject = {
+		sortBy: options.sortBy ?? 'createdAt',
+		sortOrder: options.sortOrder ?? 'DESC',
+	};
+	const fileIds = requireIdList(this, itemIndex, 'File IDs', filters.fileIds, 'uuid');
+	if (fileIds.length > 0) qs.fileIds = fileIdsQueryValue(fileIds);
+	const createdAfter = optionalTimestamp(this, itemIndex, 'Created After', filters.createdAfter);
+	if (createdAfter) qs.createdAfter = createdAfter;
+	const updatedAfter = optionalTimestamp(this, itemIndex, 'Updated After', filters.updatedAfter);
+	if (updatedAfter) qs.updatedAfter = updatedAfter;
+
+	const limit = resultLimit(this, itemIndex);
+	const files = await apiRequestAllItems.call(
+		this,
+		{ method: 'GET', path: '/files', qs, itemIndex },
+		{ extract: listAt('files'), limit, pageSize: limit },
+	);
+	return files.map((file) => ({ json: file }));
+}

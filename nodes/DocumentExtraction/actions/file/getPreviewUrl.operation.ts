@@ -1,0 +1,39 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { fileIdParameter, optionsCollection } from '../../descriptions/common';
+import { createPreviewUrl, findFile, readFileId } from './records';
+
+const properties: INodeProperties[] = [
+	{
+		...fileIdParameter,
+		description: 'The file to create a preview link for',
+		hint: 'The link works for about one hour; the node asks for a new one on every run',
+	},
+	optionsCollection(),
+];
+
+const displayOptions = { show: { resource: ['file'], operation: ['getPreviewUrl'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+/** A fresh presigned preview link (about one hour) for the file of each item. */
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const fileId = readFileId(this, itemIndex);
+	const file = await findFile.call(this, fileId, itemIndex);
+	const signedUrl = await createPreviewUrl.call(this, file, itemIndex);
+	return [
+		{
+			json: {
+				fileId,
+				fileName: file.fileName ?? null,
+				fileType: file.fileType ?? null,
+				fileSize: file.fileSize ?? null,
+				signedUrl,
+			},
+		},
+	];
+}

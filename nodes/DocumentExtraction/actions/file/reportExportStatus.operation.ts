@@ -1,0 +1,99 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { fileIdParameter, optionsCollection } from '../../descriptions/common';
+import { NEW_LINE, splitList } from '../../helpers/lists';
+import { invalidParameter } from '../../helpers/validation';
+import { apiRequest, idempotencyKey } from '../../transport';
+import { readFileId } from './records';
+
+const EXPORT_STATUSES = ['completed', 'empty', 'error', 'exporting'];
+
+const properties: INodeProperties[] = [
+	{ ...fileIdParameter, description: 'The file whose export to report' },
+	{
+		displayName: 'Status',
+		name: 'status',
+		type: 'options',
+		options: [
+			{
+				name: 'Completed',
+				value: 'completed',
+				description: 'Your system processed the file',
+			},
+			{
+				name: 'Empty (Clear Status)',
+				value: 'empty',
+				description: 'Reset the export status',
+			},
+			{
+				name: 'Error',
+				value: 'error',
+				description: 'Your system failed to process the file',
+			},
+			{
+				name: 'Exporting',
+				value: 'exporting',
+				description: 'The export is queued or in progress',
+			},
+		],
+		default: 'completed',
+		description: 'The export status to show for the file in the service',
+	},
+	optionsCollection([
+		{
+			displayName: 'Messages',
+			name: 'messages',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			placeholder: 'e.g. Booked as invoice 2024-118',
+			description:
+				'Messages shown with the status, one per line, or an expression that returns an array of texts',
+		},
+	]),
+];
+
+const displayOptions = { show: { resource: ['file'], operation: ['reportExportStatus'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+/** Reports what the user's own system did with a file (PATCH /files/{fileId}). */
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const fileId = readFileId(this, itemIndex);
+	const status = String(this.getNodeParameter('status', itemIndex)).trim().toLowerCase();
+	if (!EXPORT_STATUSES.includes(status)) {
+		throw invalidParameter(this, itemIndex, 'Status', status, `one of ${EXPORT_STATUSES.join(', ')}`);
+	}
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+
+	const body: IDataObject = { integrationExportStatus: status };
+	const messages = splitList(options.messages, NEW_LINE);
+	if (messages.length > 0) body.integrationExportMessages = messages;
+	const answer = await apiRequest.call(this, {
+		method: 'PATCH',
+		path: `/files/${encodeURIComponent(fileId)}`,
+		body,
+		idempotencyKey: idempotencyKey(this, itemIndex, 'file.reportExportStatus', body),
+		itemIndex,
+	});
+	const exportInfo = (answer.exportInfo ?? {}) as IDataObject;
+	return [
+		{
+			json: {
+				fileId: answer.fileId ?? fileId,
+				integrationExportStatus: exportInfo.integrationExportStatus ?? status,
+				integrationExportMessages: exportInfo.integrationExportMessages ?? null,
+				integrationExportUpdatedAt: exportInfo.integrationExportUpdatedAt ?? null,
+			},
+		},
+	];
+}

@@ -1,0 +1,84 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { invalidParameter } from './validation';
+
+const ZONE_SUFFIX = /(Z|[+-]\d{2}:?\d{2})$/i;
+const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?)?$/;
+
+/** Offset (ms) of `timeZone` from UTC at the instant `utcMs`. */
+function zoneOffsetMs(utcMs: number, timeZone: string): number {
+	const parts = new Intl.DateTimeFormat('en-US', {
+		timeZone,
+		hourCycle: 'h23',
+		year: 'numeric',
+		month: '2-digit',
+		day: '2-digit',
+		hour: '2-digit',
+		minute: '2-digit',
+		second: '2-digit',
+	}).formatToParts(new Date(utcMs));
+	const part = (type: string) => Number(parts.find((entry) => entry.type === type)?.value ?? 0);
+	const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
+	return wall - Math.floor(utcMs / 1000) * 1000;
+}
+
+function knownZone(timeZone: string): string {
+	try {
+		new Intl.DateTimeFormat('en-US', { timeZone });
+		return timeZone;
+	} catch {
+		return 'UTC';
+	}
+}
+
+/**
+ * The instant (ms since the epoch) a date parameter names, or undefined when it names none.
+ * A value with a zone (`Z`, `+02:00`) is taken as is; a wall time without one (what n8n's date
+ * picker gives) is read in `timeZone` (the workflow's). Dates and Luxon DateTimes (from
+ * expressions such as `{{ $now }}`) are accepted too.
+ */
+export function parseDateTime(value: unknown, timeZone: string): number | undefined {
+	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.getTime();
+	if (value && typeof value === 'object' && typeof (value as { toMillis?: unknown }).toMillis === 'function') {
+		const ms = (value as { toMillis: () => number }).toMillis();
+		return Number.isFinite(ms) ? ms : undefined;
+	}
+	if (typeof value !== 'string' || value.trim() === '') return undefined;
+	const text = value.trim();
+	if (ZONE_SUFFIX.test(text)) {
+		const ms = Date.parse(text);
+		return Number.isNaN(ms) ? undefined : ms;
+	}
+	const match = WALL_TIME.exec(text);
+	if (!match) return undefined;
+	const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '0'] = match;
+	const wall = Date.UTC(+year, +month - 1, +day, +hour, +minute, +second, +fraction.padEnd(3, '0'));
+	if (Number.isNaN(wall)) return undefined;
+	const zone = knownZone(timeZone);
+	const guess = wall - zoneOffsetMs(wall, zone);
+	return wall - zoneOffsetMs(guess, zone);
+}
+
+/**
+ * An optional date parameter as the API wants it (ISO 8601 in UTC): undefined when empty, an
+ * error naming the parameter and the item when it is not a date.
+ */
+export function optionalTimestamp(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	parameter: string,
+	value: unknown,
+): string | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	const ms = parseDateTime(value, context.getTimezone());
+	if (ms === undefined) {
+		throw invalidParameter(
+			context,
+			itemIndex,
+			parameter,
+			value,
+			'a date and time such as 2026-01-31T00:00:00Z (without a zone, the workflow time zone applies)',
+		);
+	}
+	return new Date(ms).toISOString();
+}

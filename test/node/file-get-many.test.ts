@@ -1,0 +1,197 @@
+import type { Emulator } from '../emulator';
+import { OffsetClock } from '../emulator';
+import { listSearch } from '../harness';
+import type { SeededFile } from './file-operations-support';
+import { runFileOperation, seedFile, seedManyFiles } from './file-operations-support';
+import { credentialsFor, packageOptions, requestsTo, startTestEmulator } from './support';
+
+let emulator: Emulator;
+const clock = new OffsetClock();
+let early: SeededFile;
+let late: SeededFile;
+let many: SeededFile[];
+
+beforeAll(async () => {
+	emulator = await startTestEmulator({ clock });
+	early = await seedFile(emulator, 'early-invoice.txt');
+	clock.advance(60 * 60 * 1000);
+	late = await seedFile(emulator, 'late-invoice.txt');
+	clock.advance(60 * 60 * 1000);
+	many = await seedManyFiles(emulator, 118);
+});
+
+afterAll(async () => {
+	await emulator.close();
+});
+
+beforeEach(() => {
+	emulator.requests.length = 0;
+	emulator.faults.clear();
+});
+
+const TOTAL = 120;
+
+function fileListRequests() {
+	return requestsTo(emulator, 'api', 'GET', /\/files$/);
+}
+
+describe('File > Get Many', () => {
+	it('returns all files over several pages, newest first, one item per file', async () => {
+		const { items, error } = await runFileOperation(emulator, 'getMany', { returnAll: true });
+
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(TOTAL);
+		expect(items[0].json.fileId).toBe(many[many.length - 1].fileId);
+		expect(items[TOTAL - 1].json.fileId).toBe(early.fileId);
+		expect(new Set(items.map((item) => item.json.fileId)).size).toBe(TOTAL);
+		for (const item of items) expect(item.pairedItem).toEqual({ item: 0 });
+		expect(fileListRequests().map((entry) => entry.query)).toEqual([
+			expect.objectContaining({ page: '1', limit: '100', sortBy: 'createdAt', sortOrder: 'DESC' }),
+			expect.objectContaining({ page: '2', limit: '100', sortBy: 'createdAt', sortOrder: 'DESC' }),
+		]);
+	});
+
+	it('stops at the Limit, asking for no more than it needs', async () => {
+		const { items, error } = await runFileOperation(emulator, 'getMany', {
+			returnAll: false,
+			limit: 5,
+			options: { sortOrder: 'ASC' },
+		});
+
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json.fileId)).toEqual([
+			early.fileId,
+			late.fileId,
+			...many.slice(0, 3).map((file) => file.fileId),
+		]);
+		expect(fileListRequests()).toHaveLength(1);
+		expect(fileListRequests()[0].query).toMatchObject({ page: '1', limit: '5', sortOrder: 'ASC' });
+	});
+
+	it('filters by file IDs given as text or as an array from an expression', async () => {
+		const asText = await runFileOperation(emulator, 'getMany', {
+			returnAll: true,
+			filters: { fileIds: `${early.fileId}, ${late.fileId}\n${early.fileId}` },
+		});
+		expect(asText.error).toBeUndefined();
+		expect(asText.items.map((item) => item.json.fileName).sort()).toEqual(['early-invoice.txt', 'late-invoice.txt']);
+		expect(JSON.parse(String(fileListRequests()[0].query.fileIds))).toEqual([early.fileId, late.fileId]);
+
+		const asArray = await runFileOperation(
+			emulator,
+			'getMany',
+			{ returnAll: true, filters: { fileIds: '={{ $json.ids }}' } },
+			{ inputItems: [{ json: { ids: [late.fileId] } }] },
+		);
+		expect(asArray.error).toBeUndefined();
+		expect(asArray.items.map((item) => item.json.fileId)).toEqual([late.fileId]);
+	});
+
+	it('filters by Created After and Updated After, read in the workflow time zone when no zone is given', async () => {
+		const between = new Date(Date.parse(early.createdAt) + 30 * 60 * 1000).toISOString();
+		const { items, error } = await runFileOperation(emulator, 'getMany', {
+			returnAll: true,
+			filters: { createdAfter: between },
+			options: { sortOrder: 'ASC' },
+		});
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(TOTAL - 1);
+		expect(items[0].json.fileId).toBe(late.fileId);
+
+		// A wall time without a zone is read in the workflow's time zone (n8n's default: America/New_York).
+		const future = new Date(clock.now() + 24 * 60 * 60 * 1000);
+		const wallTime = future.toISOString().slice(0, 19);
+		const updated = await runFileOperation(emulator, 'getMany', {
+			returnAll: true,
+			filters: { updatedAfter: wallTime },
+		});
+		expect(updated.error).toBeUndefined();
+		expect(updated.items).toHaveLength(0);
+		const sent = String(fileListRequests().at(-1)?.query.updatedAfter);
+		const offsetHours = (Date.parse(sent) - Date.parse(`${wallTime}Z`)) / 3_600_000;
+		expect([4, 5]).toContain(offsetHours);
+	});
+
+	it('rejects a malformed file ID before sending any request, naming the parameter and the item', async () => {
+		const { items, error } = await runFileOperation(emulator, 'getMany', {
+			returnAll: true,
+			filters: { fileIds: `${early.fileId}, not-a-uuid` },
+		});
+
+		expect(items).toEqual([]);
+		expect(error?.message).toContain('Invalid File IDs (entry 2) in item 0');
+		expect(error?.message).toContain('expected a UUID');
+		expect(requestsTo(emulator, 'api')).toHaveLength(0);
+	});
+
+	it('rejects a date that is not one', async () => {
+		const { error } = await runFileOperation(emulator, 'getMany', {
+			returnAll: true,
+			filters: { createdAfter: 'last tuesday' },
+		});
+		expect(error?.message).toContain('Invalid Created After in item 0');
+		expect(requestsTo(emulator, 'api')).toHaveLength(0);
+	});
+
+	it('with Continue On Fail, outputs an error item for the failing input item and the files for the others', async () => {
+		const { items, error } = await runFileOperation(
+			emulator,
+			'getMany',
+			{ returnAll: true, filters: { fileIds: '={{ $json.ids }}' } },
+			{ continueOnFail: true, inputItems: [{ json: { ids: 'nope' } }, { json: { ids: [late.fileId] } }] },
+		);
+
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(2);
+		expect(items[0]).toMatchObject({ pairedItem: { item: 0 } });
+		expect(String(items[0].json.error)).toContain('Invalid File IDs (entry 1) in item 0');
+		expect(items[1]).toMatchObject({ json: { fileId: late.fileId }, pairedItem: { item: 1 } });
+	});
+
+	it('reports the API error of a rejected list request', async () => {
+		emulator.faults.failNext({ method: 'GET', path: '/files', status: 422, detail: 'sortBy is not supported here' });
+		const { error } = await runFileOperation(emulator, 'getMany', { returnAll: true });
+		expect(error?.message).toContain('sortBy is not supported here');
+		expect(error?.message).toContain('HTTP 422');
+	});
+});
+
+describe('File locator: From List (searchFiles)', () => {
+	async function search(filter?: string, paginationToken?: string) {
+		return await listSearch({
+			...(await packageOptions()),
+			type: 'documentExtraction',
+			method: 'searchFiles',
+			filter,
+			paginationToken,
+			credentials: credentialsFor(emulator),
+		});
+	}
+
+	it('lists files newest first, a page at a time', async () => {
+		const first = await search();
+		expect(first.results).toHaveLength(100);
+		expect(first.results[0]).toEqual({
+			name: `${many[many.length - 1].fileName} (${many[many.length - 1].createdAt.slice(0, 10)})`,
+			value: many[many.length - 1].fileId,
+		});
+		expect(first.paginationToken).toBe('2');
+
+		const second = await search(undefined, first.paginationToken);
+		expect(second.results).toHaveLength(TOTAL - 100);
+		expect(second.results.at(-1)?.value).toBe(early.fileId);
+		expect(second.paginationToken).toBeUndefined();
+	});
+
+	it('searches by name across pages (case-insensitive)', async () => {
+		const found = await search('EARLY-inv');
+		expect(found.results.map((result) => result.value)).toEqual([early.fileId]);
+		expect(found.paginationToken).toBeUndefined();
+		expect(fileListRequests()).toHaveLength(2);
+	});
+
+	it('finds a file by its ID', async () => {
+		const found = await search(late.fileId);
+		expect(found.results.map((result) => result.value)).toEqual([late.fileId]);
+	});
+});

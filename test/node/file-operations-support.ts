@@ -1,0 +1,83 @@
+/**
+ * What the File operation tests share: files uploaded into the emulator over its HTTP API, and a
+ * runner for one File operation through the n8n engine.
+ */
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import type { Emulator } from '../emulator';
+import { uploadAndGetFile } from '../emulator/test-helpers';
+import { INVOICE_FILE_NAME, invoiceText } from '../fixtures/documents';
+import type { BinaryDataMode } from '../harness';
+import { runNode } from '../harness';
+import { credentialsFor, packageOptions } from './support';
+
+export interface SeededFile {
+	fileId: string;
+	fileName: string;
+	fileStoragePath: string;
+	createdAt: string;
+	[key: string]: unknown;
+}
+
+/** Uploads one document through the emulator's API (not the node) and returns its file record. */
+export async function seedFile(
+	emulator: Emulator,
+	fileName: string = INVOICE_FILE_NAME,
+	content: string | Buffer = invoiceText(),
+	fileType = 'text/plain',
+): Promise<SeededFile> {
+	return (await uploadAndGetFile(emulator, fileName, content, { fileType })) as SeededFile;
+}
+
+/** Uploads `count` small text files named `${prefix}-N.txt`, a few at a time, oldest first. */
+export async function seedManyFiles(emulator: Emulator, count: number, prefix = 'note'): Promise<SeededFile[]> {
+	const files: SeededFile[] = [];
+	for (let start = 0; start < count; start += 10) {
+		const batch = Array.from({ length: Math.min(10, count - start) }, (_, offset) => start + offset + 1);
+		files.push(
+			...(await Promise.all(
+				batch.map(async (n) => await seedFile(emulator, `${prefix}-${n}.txt`, `Note number ${n}\nTotal Amount: ${n}`)),
+			)),
+		);
+	}
+	return files;
+}
+
+/** The File resource locator set "By ID". */
+export function byId(fileId: string): IDataObject {
+	return { __rl: true, mode: 'id', value: fileId };
+}
+
+export interface RunFileOptions {
+	inputItems?: INodeExecutionData[];
+	continueOnFail?: boolean;
+	apiKey?: string;
+	binaryDataMode?: BinaryDataMode;
+}
+
+/** Runs `resource: file`, `operation` with `parameters` through the engine against the emulator. */
+export async function runFileOperation(
+	emulator: Emulator,
+	operation: string,
+	parameters: IDataObject,
+	options: RunFileOptions = {},
+) {
+	return await runNode({
+		...(await packageOptions()),
+		type: 'documentExtraction',
+		parameters: { resource: 'file', operation, ...parameters },
+		credentials: credentialsFor(emulator, options.apiKey),
+		inputItems: options.inputItems,
+		continueOnFail: options.continueOnFail,
+		binaryDataMode: options.binaryDataMode,
+	});
+}
+
+/** Polls `condition` every few milliseconds until it holds (or fails the test after `timeoutMs`). */
+export async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!condition()) {
+		if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+		await new Promise((resolve) => setTimeout(resolve, 5));
+	}
+}
