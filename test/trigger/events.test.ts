@@ -1,0 +1,217 @@
+/**
+ * What each event fires for, the output of an item (values, filters), Fetch Test Event, and a
+ * change of parameters on an active trigger.
+ */
+import { SEED_IDS } from '../emulator';
+import { addFiles } from '../emulator/bulk-files';
+import { call, uploadAndGetFile } from '../emulator/test-helpers';
+import {
+	INVOICE_EXPECTED,
+	INVOICE_FILE_NAME,
+	RECEIPT_EXPECTED,
+	RECEIPT_FILE_NAME,
+	invoiceText,
+	receiptText,
+} from '../fixtures/documents';
+import type { Emulator } from './support';
+import { ActiveTrigger, MINUTE, SEEDED_KEYS, iso, startTestEmulator } from './support';
+
+let emulator: Emulator;
+
+beforeEach(async () => {
+	emulator = await startTestEmulator();
+});
+
+afterEach(async () => {
+	await emulator.close();
+});
+
+function tick(ms = 5): void {
+	(emulator.clock as unknown as { advance(ms: number): void }).advance(ms);
+}
+
+async function upload(name: string, text: string): Promise<Record<string, unknown>> {
+	tick();
+	return await uploadAndGetFile(emulator, name, text);
+}
+
+describe('File Updated and File Processed over the life of one document', () => {
+	it('a rerun, an edit of values and an export report each fire File Updated once more, File Processed never', async () => {
+		const processed = new ActiveTrigger(emulator, { event: 'fileProcessed' });
+		const updated = new ActiveTrigger(emulator, { event: 'fileUpdated' });
+		await processed.poll();
+		await updated.poll();
+
+		const file = await upload(INVOICE_FILE_NAME, invoiceText());
+		const fileId = String(file.fileId);
+		await processed.pollUntilIdle();
+		await updated.pollUntilIdle();
+		expect(processed.ledger.ids()).toEqual([fileId]);
+		expect(updated.ledger.ids()).toEqual([fileId]);
+
+		tick();
+		const rerun = await call(emulator, 'PATCH', '/files/schema/rerun', { body: { fileId, backgroundRerun: false } });
+		expect(rerun.status).toBe(200);
+		expect((await processed.poll()).outputs).toBeNull();
+		expect((await updated.poll()).items).toHaveLength(1);
+
+		tick();
+		const edit = await call(emulator, 'PATCH', `/files/${fileId}/values`, { body: { fields: [{ title: 'Invoice Number', value: 'INV-EDITED' }] } });
+		expect(edit.status).toBe(200);
+		expect((await processed.poll()).outputs).toBeNull();
+		expect((await updated.poll()).items).toHaveLength(1);
+
+		tick();
+		const report = await call(emulator, 'PATCH', `/files/${fileId}`, { body: { integrationExportStatus: 'completed', integrationExportMessages: ['booked'] } });
+		expect(report.status).toBe(200);
+		expect((await processed.poll()).outputs).toBeNull();
+		const afterReport = await updated.poll();
+		expect(afterReport.items.map((item) => item.json)).toEqual([
+			expect.objectContaining({ fileId, integrationExportStatus: 'completed', integrationExportMessages: ['booked'] }),
+		]);
+
+		// Nothing more happens: nothing more fires.
+		expect((await processed.poll()).outputs).toBeNull();
+		expect((await updated.poll()).outputs).toBeNull();
+		expect(processed.ledger.ids()).toEqual([fileId]);
+		expect(updated.ledger.ids()).toEqual([fileId, fileId, fileId, fileId]);
+		expect(updated.ledger.duplicateVersions()).toEqual([]);
+	});
+
+	it('files still uploading or processing fire neither event until they are processed; failed files never', async () => {
+		const processed = new ActiveTrigger(emulator, { event: 'fileProcessed' });
+		const updated = new ActiveTrigger(emulator, { event: 'fileUpdated' });
+		await processed.poll();
+		await updated.poll();
+		const now = emulator.clock.now();
+		const [uploading, processing, failed] = addFiles(emulator.state, 3, {
+			createdAtMs: (i) => now + 10 + i,
+			status: (i) => ['uploaded', 'processing', 'failed'][i],
+		});
+		expect((await processed.poll()).outputs).toBeNull();
+		expect((await updated.poll()).outputs).toBeNull();
+		expect(processed.staticData.pending).toEqual([uploading.fileId, processing.fileId]);
+		expect(failed.status).toBe('failed');
+	});
+});
+
+describe('output items', () => {
+	it('Include Extracted Values adds the simplified values of each document', async () => {
+		const trigger = new ActiveTrigger(emulator, { event: 'fileProcessed', options: { includeValues: true } });
+		await trigger.poll();
+		const invoice = await upload(INVOICE_FILE_NAME, invoiceText());
+		const receipt = await upload(RECEIPT_FILE_NAME, receiptText());
+		const result = await trigger.poll();
+		expect(result.items.map((item) => item.json)).toEqual([
+			expect.objectContaining({ fileId: invoice.fileId, fileName: INVOICE_FILE_NAME, status: 'processed', values: INVOICE_EXPECTED }),
+			expect.objectContaining({ fileId: receipt.fileId, fileName: RECEIPT_FILE_NAME, status: 'processed', values: RECEIPT_EXPECTED }),
+		]);
+		for (const item of result.items) expect(JSON.stringify(item)).not.toContain(SEEDED_KEYS.readWrite);
+	});
+
+	it('without values each item is the file as the API lists it, and costs no extra request', async () => {
+		const trigger = new ActiveTrigger(emulator, { event: 'fileProcessed' });
+		await trigger.poll();
+		const invoice = await upload(INVOICE_FILE_NAME, invoiceText());
+		emulator.requests.length = 0;
+		const result = await trigger.poll();
+		const pollRequests = emulator.requests.map((entry) => `${entry.method} ${entry.path}`);
+		const listed = await call(emulator, 'GET', '/files', { query: { fileIds: JSON.stringify([invoice.fileId]) } });
+		expect(result.items.map((item) => item.json)).toEqual(listed.body.files);
+		expect(result.items[0].json).not.toHaveProperty('values');
+		expect(pollRequests).toEqual(['GET /prod/v1/files']);
+	});
+
+	it.each(['fileProcessed', 'fileUpdated'] as const)('%s: the file type filters keep documents of the chosen class or schema', async (event) => {
+		const start = emulator.clock.now() - MINUTE;
+		const invoices = addFiles(emulator.state, 3, { createdAtMs: (i) => start + i });
+		const receipts = addFiles(emulator.state, 2, {
+			createdAtMs: (i) => start + 10 + i,
+			fileClass: 'Receipt',
+			schemaId: SEED_IDS.receiptSchemaV1A,
+			fileTypeId: SEED_IDS.receiptFileTypeA,
+		});
+		const byClass = new ActiveTrigger(emulator, { event, startFrom: 'date', startDate: iso(start), filters: { fileClasses: ['Receipt'] } });
+		await byClass.pollUntilIdle();
+		byClass.ledger.expectEachOnce(receipts.map((file) => file.fileId));
+
+		const bySchema = new ActiveTrigger(emulator, {
+			event,
+			startFrom: 'date',
+			startDate: iso(start),
+			filters: { schemaIds: ` ${SEED_IDS.invoiceSchemaV2A.toUpperCase()} ` },
+		});
+		await bySchema.pollUntilIdle();
+		bySchema.ledger.expectEachOnce(invoices.map((file) => file.fileId));
+
+		const either = new ActiveTrigger(emulator, {
+			event,
+			startFrom: 'date',
+			startDate: iso(start),
+			filters: { fileClasses: ['receipt'], schemaIds: SEED_IDS.invoiceSchemaV2A },
+		});
+		await either.pollUntilIdle();
+		either.ledger.expectEachOnce([...invoices, ...receipts].map((file) => file.fileId));
+	});
+
+	it('an invalid schema ID or start date is reported before any request', async () => {
+		const badSchema = new ActiveTrigger(emulator, { event: 'fileProcessed', filters: { schemaIds: 'invoice-v2' } });
+		emulator.requests.length = 0;
+		const first = await badSchema.poll();
+		expect(first.error?.message).toBe('Schema ID "invoice-v2" is not a schema ID');
+		const badDate = new ActiveTrigger(emulator, { event: 'fileProcessed', startFrom: 'date', startDate: 'yesterday' });
+		const second = await badDate.poll();
+		expect(second.error?.message).toBe('Start Date "yesterday" is not a date');
+		expect(emulator.requests).toHaveLength(0);
+	});
+});
+
+describe('Fetch Test Event (manual mode)', () => {
+	it('returns the most recently changed processed document that passes the filters, and moves nothing', async () => {
+		const trigger = new ActiveTrigger(emulator, { event: 'fileProcessed', options: { includeValues: true } });
+		await trigger.poll();
+		const cursor = structuredClone(trigger.staticData);
+		await upload(INVOICE_FILE_NAME, invoiceText());
+		const receipt = await upload(RECEIPT_FILE_NAME, receiptText());
+		const manual = await trigger.poll({ mode: 'manual' });
+		expect(manual.error).toBeUndefined();
+		expect(manual.items.map((item) => item.json)).toEqual([expect.objectContaining({ fileId: receipt.fileId, values: RECEIPT_EXPECTED })]);
+		expect(manual.staticData).toEqual(cursor);
+
+		const invoicesOnly = new ActiveTrigger(emulator, { event: 'fileUpdated', filters: { fileClasses: ['Invoice'] } });
+		const filtered = await invoicesOnly.poll({ mode: 'manual' });
+		expect(filtered.items.map((item) => item.json.fileName)).toEqual([INVOICE_FILE_NAME]);
+
+		// The active trigger still emits both documents afterwards.
+		const next = await trigger.poll();
+		expect(next.items).toHaveLength(2);
+	});
+
+	it('says clearly when no processed document matches yet', async () => {
+		const trigger = new ActiveTrigger(emulator, { event: 'fileProcessed' });
+		const empty = await trigger.poll({ mode: 'manual' });
+		expect(empty.error?.message).toBe('No processed document in this workspace yet');
+		expect((empty.error as { description?: string }).description).toMatch(/Upload a document/);
+
+		await upload(INVOICE_FILE_NAME, invoiceText());
+		const filtered = new ActiveTrigger(emulator, { event: 'fileProcessed', filters: { fileClasses: ['Receipt'] } });
+		const none = await filtered.poll({ mode: 'manual' });
+		expect(none.error?.message).toBe('No processed document matches the filters yet');
+	});
+});
+
+describe('parameters changed on an active trigger', () => {
+	it('a new Start Date on an active trigger starts afresh from that date', async () => {
+		const start = emulator.clock.now() - 60 * MINUTE;
+		const files = addFiles(emulator.state, 10, { createdAtMs: (i) => start + i * MINUTE });
+		const trigger = new ActiveTrigger(emulator, { event: 'fileProcessed', startFrom: 'date', startDate: iso(start + 5 * MINUTE) });
+		await trigger.pollUntilIdle();
+		trigger.ledger.expectEachOnce(files.slice(5).map((file) => file.fileId));
+
+		const replay = new ActiveTrigger(emulator, { event: 'fileProcessed', startFrom: 'date', startDate: iso(start) });
+		replay.staticData = trigger.staticData;
+		await replay.pollUntilIdle();
+		replay.ledger.expectEachOnce(files.map((file) => file.fileId));
+		expect(replay.staticData.config).toBe(`fileProcessed|date:${iso(start)}`);
+	});
+});
