@@ -1,0 +1,47 @@
+/** Runs one operation of the Document Extraction node through the engine against an emulator. */
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import type { Emulator } from '../emulator';
+import { DEFAULT_NODE_NAME, runNode } from '../harness';
+import type { RunNodeResult } from '../harness';
+import { credentialsFor, packageOptions } from './support';
+
+export interface OperationRunOptions {
+	apiKey?: string;
+	continueOnFail?: boolean;
+	inputItems?: INodeExecutionData[];
+}
+
+/** TEMPORARY while the router in the working tree does not run: a private build. */
+export async function packageUnderTest() {
+	return process.env.O2_PACKAGE_DIR ? { packageDir: process.env.O2_PACKAGE_DIR } : await packageOptions();
+}
+
+export async function runOperation(
+	emulator: Emulator,
+	resource: string,
+	operation: string,
+	parameters: IDataObject = {},
+	options: OperationRunOptions = {},
+): Promise<RunNodeResult> {
+	return await runNode({
+		...(await packageUnderTest()),
+		type: 'documentExtraction',
+		parameters: { resource, operation, ...parameters },
+		credentials: credentialsFor(emulator, options.apiKey),
+		inputItems: options.inputItems,
+		continueOnFail: options.continueOnFail,
+	});
+}
+
+/** The execution hints the node added in its (first) run. */
+export function hintsOf(run: RunNodeResult): Array<{ message: string; type?: string }> {
+	return (run.result.runData[DEFAULT_NODE_NAME]?.[0]?.hints ?? []) as Array<{ message: string; type?: string }>;
+}
+
+/** API requests (method + path below /prod/v1) the emulator saw, oldest first. */
+export function apiCalls(emulator: Emulator): string[] {
+	return emulator.requests
+		.filter((entry) => entry.host === 'api')
+		.map((entry) => `${entry.method} ${entry.path.replace(/^\/prod\/v1/, '')}`);
+}
