@@ -1,6 +1,9 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { parseDateTime } from '../DocumentExtraction/helpers/dates';
+import { COMMA_OR_NEW_LINE, splitList } from '../DocumentExtraction/helpers/lists';
+
 export type TriggerEvent = 'fileProcessed' | 'fileUpdated';
 
 export interface TriggerSettings {
@@ -15,60 +18,6 @@ export interface TriggerSettings {
 	includeValues: boolean;
 }
 
-const ZONE_SUFFIX = /(Z|[+-]\d{2}:?\d{2})$/i;
-const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?)?$/;
-
-/** Offset (ms) of `timeZone` from UTC at the instant `utcMs`. */
-function zoneOffsetMs(utcMs: number, timeZone: string): number {
-	const parts = new Intl.DateTimeFormat('en-US', {
-		timeZone,
-		hourCycle: 'h23',
-		year: 'numeric',
-		month: '2-digit',
-		day: '2-digit',
-		hour: '2-digit',
-		minute: '2-digit',
-		second: '2-digit',
-	}).formatToParts(new Date(utcMs));
-	const part = (type: string) => Number(parts.find((entry) => entry.type === type)?.value ?? 0);
-	const asUtc = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
-	return asUtc - Math.floor(utcMs / 1000) * 1000;
-}
-
-/**
- * The instant a Start Date names. A value with a zone (`Z`, `+02:00`) is taken as is; a wall time
- * without one (what n8n's date picker gives) is read in the workflow's time zone.
- */
-export function parseStartDate(value: unknown, timeZone: string): number | undefined {
-	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.getTime();
-	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-	if (typeof value !== 'string' || value.trim() === '') return undefined;
-	const text = value.trim();
-	if (ZONE_SUFFIX.test(text)) {
-		const ms = Date.parse(text);
-		return Number.isNaN(ms) ? undefined : ms;
-	}
-	const match = WALL_TIME.exec(text);
-	if (!match) return undefined;
-	const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '0'] = match;
-	const wall = Date.UTC(+year, +month - 1, +day, +hour, +minute, +second, +fraction.padEnd(3, '0'));
-	if (Number.isNaN(wall)) return undefined;
-	let zone = 'UTC';
-	try {
-		new Intl.DateTimeFormat('en-US', { timeZone });
-		zone = timeZone;
-	} catch {
-		zone = 'UTC';
-	}
-	const guess = wall - zoneOffsetMs(wall, zone);
-	return wall - zoneOffsetMs(guess, zone);
-}
-
-function splitList(value: unknown): string[] {
-	const entries = Array.isArray(value) ? value : String(value ?? '').split(',');
-	return entries.map((entry) => String(entry).trim()).filter((entry) => entry !== '');
-}
-
 const SCHEMA_ID = /^[0-9a-f]{24}$/i;
 
 export function readSettings(context: IPollFunctions): TriggerSettings {
@@ -81,7 +30,7 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 	let startDate: string | undefined;
 	if (startFrom === 'date') {
 		const raw = context.getNodeParameter('startDate', '');
-		const ms = parseStartDate(raw, context.getTimezone());
+		const ms = parseDateTime(raw, context.getTimezone());
 		if (ms === undefined) {
 			throw new NodeOperationError(node, `Start Date "${String(raw)}" is not a date`, {
 				description: 'Pick a date and time, or give an ISO 8601 value such as 2026-01-31T00:00:00Z.',
@@ -90,7 +39,7 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 		startDate = new Date(ms).toISOString();
 	}
 
-	const schemaIds = splitList(filters.schemaIds);
+	const schemaIds = splitList(filters.schemaIds, COMMA_OR_NEW_LINE);
 	const invalid = schemaIds.find((id) => !SCHEMA_ID.test(id));
 	if (invalid !== undefined) {
 		throw new NodeOperationError(node, `Schema ID "${invalid}" is not a schema ID`, {
@@ -103,7 +52,7 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 		event: event === 'fileUpdated' ? 'fileUpdated' : 'fileProcessed',
 		startFrom: startFrom === 'date' ? 'date' : 'now',
 		startDate,
-		fileClasses: splitList(filters.fileClasses).map((name) => name.toLowerCase()),
+		fileClasses: splitList(filters.fileClasses, COMMA_OR_NEW_LINE).map((name) => name.toLowerCase()),
 		schemaIds: schemaIds.map((id) => id.toLowerCase()),
 		includeValues: options.includeValues === true,
 	};

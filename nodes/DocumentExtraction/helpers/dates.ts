@@ -34,11 +34,12 @@ function knownZone(timeZone: string): string {
 /**
  * The instant (ms since the epoch) a date parameter names, or undefined when it names none.
  * A value with a zone (`Z`, `+02:00`) is taken as is; a wall time without one (what n8n's date
- * picker gives) is read in `timeZone` (the workflow's). Dates and Luxon DateTimes (from
- * expressions such as `{{ $now }}`) are accepted too.
+ * picker gives) is read in `timeZone` (the workflow's). Dates, epoch milliseconds and Luxon
+ * DateTimes (from expressions such as `{{ $now }}`) are accepted too.
  */
 export function parseDateTime(value: unknown, timeZone: string): number | undefined {
 	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.getTime();
+	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
 	if (value && typeof value === 'object' && typeof (value as { toMillis?: unknown }).toMillis === 'function') {
 		const ms = (value as { toMillis: () => number }).toMillis();
 		return Number.isFinite(ms) ? ms : undefined;
