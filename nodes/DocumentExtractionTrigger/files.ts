@@ -1,6 +1,8 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { apiRequest, unexpectedResponse } from '../DocumentExtraction/transport';
+
+export { fileIdsQueryValue } from '../DocumentExtraction/actions/file/records';
 import type { TriggerEvent } from './settings';
 
 /** Files per list request: the API's maximum page size. */
@@ -37,14 +39,6 @@ export async function listFiles(this: IPollFunctions, qs: IDataObject): Promise<
 		}
 	}
 	return { files, count: typeof body.count === 'number' ? body.count : undefined };
-}
-
-/**
- * The file ids query value. The specification calls fileIds a string; the service's own client
- * code sends a JSON array, which the API accepts: this is the one place that chooses the form.
- */
-export function fileIdsParameter(ids: string[]): string {
-	return JSON.stringify(ids);
 }
 
 /** The file's timestamp in the stream's order, as the API wrote it, with its value in ms. */

@@ -1,19 +1,14 @@
-import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { apiRequestAllItems, listAt } from '../DocumentExtraction/transport';
+import { listFileTypes } from '../DocumentExtraction/helpers/fileTypes';
 
 /**
  * The workspace's file types for the File Types filter. The value is the class name a processed
  * file carries in its `fileClass` field (the type's className, else its name).
  */
 export async function getFileClasses(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const fileTypes = await apiRequestAllItems.call(
-		this,
-		{ method: 'GET', path: '/file-type', qs: { sortBy: 'createdAt', sortOrder: 'ASC' } },
-		{ extract: listAt('fileTypes') },
-	);
 	const options = new Map<string, INodePropertyOptions>();
-	for (const fileType of fileTypes as IDataObject[]) {
+	for (const fileType of await listFileTypes.call(this)) {
 		if (fileType.isDeleted === true) continue;
 		const value = String(fileType.className || fileType.name || '').trim();
 		if (value === '' || options.has(value)) continue;

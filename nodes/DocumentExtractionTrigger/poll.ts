@@ -6,7 +6,7 @@ import type { FileStream } from './files';
 import {
 	PAGE_SIZE,
 	STREAMS,
-	fileIdsParameter,
+	fileIdsQueryValue,
 	hasFailed,
 	isProcessed,
 	listFiles,
@@ -233,7 +233,7 @@ class PollRun {
 			if (start > 0 && !this.budget.allows()) return;
 			const batch = ids.slice(start, start + PAGE_SIZE);
 			const { files } = await listFiles.call(this.context, {
-				fileIds: fileIdsParameter(batch),
+				fileIds: fileIdsQueryValue(batch),
 				page: 1,
 				limit: PAGE_SIZE,
 			});

@@ -14,7 +14,7 @@ import {
 	receiptText,
 } from '../fixtures/documents';
 import type { Emulator } from './support';
-import { ActiveTrigger, MINUTE, SEEDED_KEYS, iso, startTestEmulator } from './support';
+import { ActiveTrigger, MINUTE, SEEDED_KEYS, iso, startTestEmulator, triggerLoadOptions } from './support';
 
 let emulator: Emulator;
 
@@ -152,6 +152,16 @@ describe('output items', () => {
 		});
 		await either.pollUntilIdle();
 		either.ledger.expectEachOnce([...invoices, ...receipts].map((file) => file.fileId));
+	});
+
+	it('the File Types filter offers the workspace\'s file types by the class files carry', async () => {
+		const options = await triggerLoadOptions(emulator, 'getFileClasses');
+		expect(options).toEqual([
+			{ name: 'Invoice', value: 'Invoice', description: 'Supplier invoices' },
+			{ name: 'Receipt', value: 'Receipt', description: 'Till and card receipts' },
+		]);
+		const invoice = await upload(INVOICE_FILE_NAME, invoiceText());
+		expect(options.map((option) => option.value)).toContain(invoice.fileClass);
 	});
 
 	it('an invalid schema ID or start date is reported before any request', async () => {

@@ -3,11 +3,11 @@
  * poll the way n8n does, a ledger that checks exactly-once over a whole run, and a hook that acts
  * while a poll is between two of its list requests.
  */
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters, INodePropertyOptions } from 'n8n-workflow';
 
 import type { Emulator, EmulatorOptions, RequestLogEntry } from '../emulator';
 import type { PollTriggerResult, StaticDataHost } from '../harness';
-import { pollTrigger } from '../harness';
+import { loadOptions, pollTrigger } from '../harness';
 import { SEEDED_KEYS, credentialsFor, packageOptions, startTestEmulator } from '../node/support';
 
 export { SEEDED_KEYS, credentialsFor, startTestEmulator };
@@ -24,6 +24,16 @@ async function triggerPackage(): Promise<{ packageDir?: string }> {
 	return override ? { packageDir: override } : await packageOptions();
 }
 export const MINUTE = 60_000;
+
+/** The trigger's editor dropdown `method`, as the editor loads it. */
+export async function triggerLoadOptions(emulator: Emulator, method: string): Promise<INodePropertyOptions[]> {
+	return await loadOptions({
+		...(await triggerPackage()),
+		type: TRIGGER_TYPE,
+		method,
+		credentials: credentialsFor(emulator),
+	});
+}
 
 export interface PollOptions {
 	mode?: 'trigger' | 'manual';
