@@ -144,19 +144,34 @@ export function objectIdMode(what: string): INodePropertyMode {
 	};
 }
 
-/** A resource's operation selector; each option carries its `action` label. */
-export function operationSelector(
-	resource: string,
-	options: Array<{ name: string; value: string; description: string; action: string }>,
-	defaultOperation: string,
-): INodeProperties {
-	return {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: [resource] } },
-		options,
-		default: defaultOperation,
-	};
+/**
+ * "Sort By" and "Sort Order" for an Options collection of a list operation (the API's sortBy
+ * and sortOrder query parameters).
+ */
+export function sortOptions(
+	what: string,
+	fields: Array<{ name: string; value: string }>,
+	order: { default: 'ASC' | 'DESC'; ascending?: string; descending?: string; description?: string },
+): INodeProperties[] {
+	return [
+		{
+			displayName: 'Sort By',
+			name: 'sortBy',
+			type: 'options',
+			options: fields,
+			default: fields[0].value,
+			description: `The field to order the ${what} by`,
+		},
+		{
+			displayName: 'Sort Order',
+			name: 'sortOrder',
+			type: 'options',
+			options: [
+				{ name: order.ascending ?? 'Ascending', value: 'ASC' },
+				{ name: order.descending ?? 'Descending', value: 'DESC' },
+			].sort((a, b) => a.name.localeCompare(b.name)),
+			default: order.default,
+			...(order.description ? { description: order.description } : {}),
+		},
+	];
 }

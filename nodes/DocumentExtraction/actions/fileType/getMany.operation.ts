@@ -6,6 +6,7 @@ import {
 	resultLimit,
 	returnAllParameters,
 	simplifyParameter,
+	sortOptions,
 } from '../../descriptions/common';
 import { listFileTypes, simplifyFileType } from '../../helpers/fileTypes';
 
@@ -16,30 +17,17 @@ const properties: INodeProperties[] = [
 		description:
 			'Whether to return a summary of each file type (IDs of its current schema version, field titles) instead of the full record with every schema field definition',
 	},
-	optionsCollection([
-		{
-			displayName: 'Sort By',
-			name: 'sortBy',
-			type: 'options',
-			options: [
+	optionsCollection(
+		sortOptions(
+			'file types',
+			[
 				{ name: 'Created At', value: 'createdAt' },
 				{ name: 'Name', value: 'name' },
 				{ name: 'Updated At', value: 'updatedAt' },
 			],
-			default: 'createdAt',
-			description: 'The field to order the file types by',
-		},
-		{
-			displayName: 'Sort Order',
-			name: 'sortOrder',
-			type: 'options',
-			options: [
-				{ name: 'Ascending', value: 'ASC' },
-				{ name: 'Descending', value: 'DESC' },
-			],
-			default: 'ASC',
-		},
-	]),
+			{ default: 'ASC' },
+		),
+	),
 ];
 
 const displayOptions = { show: { resource: ['fileType'], operation: ['getMany'] } };

@@ -1,23 +1,12 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import { operationSelector } from '../../descriptions/common';
-import type { ResourceOperations } from '../types';
+import { defineResource } from '../resource';
 import * as execute from './execute.operation';
 
-export const operations: ResourceOperations = { execute };
-
-export const description: INodeProperties[] = [
-	operationSelector(
-		'query',
-		[
-			{
-				name: 'Execute',
-				value: 'execute',
-				description: 'Run a query-builder configuration over the extracted data and get rows',
-				action: 'Execute a query',
-			},
-		],
-		'execute',
-	),
-	...execute.description,
-];
+export const { operations, description } = defineResource('query', 'execute', [
+	{
+		name: 'Execute',
+		value: 'execute',
+		description: 'Run a query-builder configuration over the extracted data and get rows',
+		action: 'Execute a query',
+		module: execute,
+	},
+]);
