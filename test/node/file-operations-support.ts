@@ -2,14 +2,13 @@
  * What the File operation tests share: files uploaded into the emulator over its HTTP API, and a
  * runner for one File operation through the n8n engine.
  */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import type { Emulator } from '../emulator';
 import { uploadAndGetFile } from '../emulator/test-helpers';
 import { INVOICE_FILE_NAME, invoiceText } from '../fixtures/documents';
-import type { BinaryDataMode } from '../harness';
-import { runNode } from '../harness';
-import { credentialsFor, packageOptions } from './support';
+import type { OperationRunOptions } from './run-operation';
+import { runOperation } from './run-operation';
 
 export interface SeededFile {
 	fileId: string;
@@ -48,29 +47,14 @@ export function byId(fileId: string): IDataObject {
 	return { __rl: true, mode: 'id', value: fileId };
 }
 
-export interface RunFileOptions {
-	inputItems?: INodeExecutionData[];
-	continueOnFail?: boolean;
-	apiKey?: string;
-	binaryDataMode?: BinaryDataMode;
-}
-
 /** Runs `resource: file`, `operation` with `parameters` through the engine against the emulator. */
 export async function runFileOperation(
 	emulator: Emulator,
 	operation: string,
 	parameters: IDataObject,
-	options: RunFileOptions = {},
+	options: OperationRunOptions = {},
 ) {
-	return await runNode({
-		...(await packageOptions()),
-		type: 'documentExtraction',
-		parameters: { resource: 'file', operation, ...parameters },
-		credentials: credentialsFor(emulator, options.apiKey),
-		inputItems: options.inputItems,
-		continueOnFail: options.continueOnFail,
-		binaryDataMode: options.binaryDataMode,
-	});
+	return await runOperation(emulator, 'file', operation, parameters, options);
 }
 
 /** Polls `condition` every few milliseconds until it holds (or fails the test after `timeoutMs`). */

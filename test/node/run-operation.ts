@@ -3,13 +3,14 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { Emulator } from '../emulator';
 import { DEFAULT_NODE_NAME, runNode } from '../harness';
-import type { RunNodeResult } from '../harness';
+import type { BinaryDataMode, RunNodeResult } from '../harness';
 import { credentialsFor, packageOptions } from './support';
 
 export interface OperationRunOptions {
 	apiKey?: string;
 	continueOnFail?: boolean;
 	inputItems?: INodeExecutionData[];
+	binaryDataMode?: BinaryDataMode;
 }
 
 /** TEMPORARY while the router in the working tree does not run: a private build. */
@@ -31,6 +32,7 @@ export async function runOperation(
 		credentials: credentialsFor(emulator, options.apiKey),
 		inputItems: options.inputItems,
 		continueOnFail: options.continueOnFail,
+		binaryDataMode: options.binaryDataMode,
 	});
 }
 
