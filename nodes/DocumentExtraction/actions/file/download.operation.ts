@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { fileIdParameter, optionsCollection } from '../../descriptions/common';
 import { requireText } from '../../helpers/validation';
 import { downloadFromStorage } from '../../transport';
-import { createPreviewUrl, findFile, readFileId } from './records';
+import { fileWithPreviewUrl } from './records';
 
 const properties: INodeProperties[] = [
 	{ ...fileIdParameter, description: 'The file to download' },
@@ -35,15 +35,13 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const fileId = readFileId(this, itemIndex);
 	const binaryPropertyName = requireText(
 		this,
 		itemIndex,
 		'Put Output File in Field',
 		this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
 	);
-	const file = await findFile.call(this, fileId, itemIndex);
-	const signedUrl = await createPreviewUrl.call(this, file, itemIndex);
+	const { fileId, file, signedUrl } = await fileWithPreviewUrl.call(this, itemIndex);
 	const fileName = typeof file.fileName === 'string' && file.fileName !== '' ? file.fileName : fileId;
 	const download = await downloadFromStorage.call(this, signedUrl, {
 		label: `file "${fileName}"`,

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { fileIdParameter, optionsCollection } from '../../descriptions/common';
-import { createPreviewUrl, findFile, readFileId } from './records';
+import { fileWithPreviewUrl } from './records';
 
 const properties: INodeProperties[] = [
 	{
@@ -22,9 +22,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const fileId = readFileId(this, itemIndex);
-	const file = await findFile.call(this, fileId, itemIndex);
-	const signedUrl = await createPreviewUrl.call(this, file, itemIndex);
+	const { fileId, file, signedUrl } = await fileWithPreviewUrl.call(this, itemIndex);
 	return [
 		{
 			json: {

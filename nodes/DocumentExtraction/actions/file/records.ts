@@ -80,3 +80,14 @@ export async function createPreviewUrl(
 	}
 	return body.signedUrl;
 }
+
+/** The file of an item's File locator, with a fresh preview URL for its stored bytes. */
+export async function fileWithPreviewUrl(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<{ fileId: string; file: IDataObject; signedUrl: string }> {
+	const fileId = readFileId(this, itemIndex);
+	const file = await findFile.call(this, fileId, itemIndex);
+	const signedUrl = await createPreviewUrl.call(this, file, itemIndex);
+	return { fileId, file, signedUrl };
+}
