@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { splitList } from './lists';
+
 /** Local checks that run before any request, with errors naming the parameter, item and form. */
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -39,6 +41,9 @@ const ID_FORMS = {
 } as const;
 
 export type IdForm = keyof typeof ID_FORMS;
+
+/** Between the ids of a list given as text. */
+const ID_SEPARATORS = /[\s,]+/;
 
 function requireId(
 	context: IExecuteFunctions,
@@ -86,12 +91,8 @@ export function requireIdList(
 	value: unknown,
 	form: IdForm,
 ): string[] {
-	const entries = Array.isArray(value)
-		? value.flatMap((entry) => (typeof entry === 'string' ? entry.split(/[\s,]+/) : [entry]))
-		: trimmed(value).split(/[\s,]+/);
 	const ids: string[] = [];
-	entries.forEach((entry, position) => {
-		if (entry === '' || entry === null || entry === undefined) return;
+	splitList(value, ID_SEPARATORS).forEach((entry, position) => {
 		const id = requireId(context, itemIndex, `${parameter} (entry ${position + 1})`, entry, form);
 		if (!ids.includes(id)) ids.push(id);
 	});

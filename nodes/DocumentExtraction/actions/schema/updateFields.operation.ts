@@ -7,6 +7,7 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { optionsCollection } from '../../descriptions/common';
+import { COMMA_OR_NEW_LINE, splitList } from '../../helpers/lists';
 import { invalidParameter, requireJson, requireObjectId } from '../../helpers/validation';
 import { apiRequest, idempotencyKey } from '../../transport';
 
@@ -84,7 +85,7 @@ const properties: INodeProperties[] = [
 								type: 'string',
 								default: '',
 								placeholder: 'e.g. Cash, Card, Voucher',
-								description: 'Allowed values, separated by commas',
+								description: 'Allowed values, separated by commas or new lines',
 							},
 							{
 								displayName: 'Format',
@@ -148,12 +149,7 @@ function fieldsFromForm(this: IExecuteFunctions, itemIndex: number): IDataObject
 		if (typeof entry.title === 'string' && entry.title.trim()) field.title = entry.title.trim();
 		const { enumValues, ...rest } = (entry.properties ?? {}) as IDataObject;
 		Object.assign(field, rest);
-		if (typeof enumValues === 'string') {
-			field.enumValues = enumValues
-				.split(',')
-				.map((value) => value.trim())
-				.filter(Boolean);
-		}
+		if (enumValues !== undefined) field.enumValues = splitList(enumValues, COMMA_OR_NEW_LINE);
 		return field;
 	});
 }
