@@ -46,7 +46,7 @@ describe('Schema > Update Fields (Deprecated)', () => {
 	it('patches fields given in the form (by title and by id) and warns in the output that the API deprecated it', async () => {
 		const run = await runOperation(emulator, 'schema', 'updateFields', {
 			schemaId: SEED_IDS.invoiceSchemaV2A,
-			fieldsInput: 'fields',
+			inputMode: 'fields',
 			fields: {
 				field: [
 					{ title: 'Tax', properties: { description: 'VAT amount', hidden: true } },
@@ -77,7 +77,7 @@ describe('Schema > Update Fields (Deprecated)', () => {
 	it('adds a field given as JSON, sending the type in the upper case the API wants', async () => {
 		const { items, error } = await runOperation(emulator, 'schema', 'updateFields', {
 			schemaId: SEED_IDS.invoiceSchemaV2A,
-			fieldsInput: 'json',
+			inputMode: 'json',
 			fieldsJson: JSON.stringify([{ title: 'Payment Terms', type: 'string', description: 'e.g. Net 30' }]),
 		});
 
@@ -89,7 +89,7 @@ describe('Schema > Update Fields (Deprecated)', () => {
 	it('refuses definitions that name no field, an unknown type and broken JSON before any request', async () => {
 		const noName = await runOperation(emulator, 'schema', 'updateFields', {
 			schemaId: SEED_IDS.invoiceSchemaV2A,
-			fieldsInput: 'json',
+			inputMode: 'json',
 			fieldsJson: '[{ "description": "orphan" }]',
 		});
 		expect(noName.error?.message).toBe(
@@ -98,7 +98,7 @@ describe('Schema > Update Fields (Deprecated)', () => {
 
 		const badType = await runOperation(emulator, 'schema', 'updateFields', {
 			schemaId: SEED_IDS.invoiceSchemaV2A,
-			fieldsInput: 'json',
+			inputMode: 'json',
 			fieldsJson: '[{ "title": "Tax", "type": "money" }]',
 		});
 		expect(badType.error?.message).toBe(
@@ -107,7 +107,7 @@ describe('Schema > Update Fields (Deprecated)', () => {
 
 		const broken = await runOperation(emulator, 'schema', 'updateFields', {
 			schemaId: SEED_IDS.invoiceSchemaV2A,
-			fieldsInput: 'json',
+			inputMode: 'json',
 			fieldsJson: '[{ "title": "Tax", }]',
 		});
 		expect(broken.error?.message).toMatch(/^Invalid Fields \(JSON\) in item 0: expected valid JSON \(/);
@@ -118,14 +118,14 @@ describe('Schema > Update Fields (Deprecated)', () => {
 	it('reports the API\'s 404 for an unknown schema and its 422 (with pointer) for a new field without a type', async () => {
 		const missing = await runOperation(emulator, 'schema', 'updateFields', {
 			schemaId: '0123456789abcdef01234567',
-			fieldsInput: 'json',
+			inputMode: 'json',
 			fieldsJson: '[{ "title": "Tax" }]',
 		});
 		expect(missing.error?.message).toContain('HTTP 404 NOT_FOUND');
 
 		const invalid = await runOperation(emulator, 'schema', 'updateFields', {
 			schemaId: SEED_IDS.invoiceSchemaV2A,
-			fieldsInput: 'json',
+			inputMode: 'json',
 			fieldsJson: '[{ "title": "Brand New" }]',
 		});
 		expect(invalid.error?.message).toContain('HTTP 422 VALIDATION_FAILED');
@@ -137,7 +137,7 @@ describe('Schema > Update Fields (Deprecated)', () => {
 			emulator,
 			'schema',
 			'updateFields',
-			{ schemaId: '={{ $json.schemaId }}', fieldsInput: 'json', fieldsJson: '[{ "title": "Tax", "hidden": false }]' },
+			{ schemaId: '={{ $json.schemaId }}', inputMode: 'json', fieldsJson: '[{ "title": "Tax", "hidden": false }]' },
 			{ continueOnFail: true, inputItems: [{ json: { schemaId: SEED_IDS.invoiceSchemaV2A } }, { json: { schemaId: 'schema-2' } }] },
 		);
 

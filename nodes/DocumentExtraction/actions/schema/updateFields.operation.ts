@@ -33,12 +33,17 @@ const properties: INodeProperties[] = [
 		description: 'The schema (version) to patch: the schemaId of File Type > Get Many',
 	},
 	{
-		displayName: 'Fields to Send',
-		name: 'fieldsInput',
+		displayName: 'Define Fields',
+		name: 'inputMode',
 		type: 'options',
+		noDataExpression: true,
 		options: [
-			{ name: 'Using Fields Below', value: 'fields' },
-			{ name: 'Using JSON', value: 'json' },
+			{
+				name: 'Field by Field',
+				value: 'fields',
+				description: 'Name each field below and choose the properties to set',
+			},
+			{ name: 'Using JSON', value: 'json', description: 'Give the field definitions as a JSON array' },
 		],
 		default: 'fields',
 	},
@@ -51,7 +56,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add field',
 		description:
 			'Each entry changes the field with that ID (or, without an ID, that title); a title the schema does not have adds a field (it then needs a type)',
-		displayOptions: { show: { fieldsInput: ['fields'] } },
+		displayOptions: { show: { inputMode: ['fields'] } },
 		options: [
 			{
 				displayName: 'Field',
@@ -132,7 +137,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		description:
 			'An array of field definitions: id, title, description, type (STRING, NUMBER, BOOLEAN, DATE, OBJECT), format, hidden, internet_context, fieldSuggestion, items, value, enumValues, inlineListType',
-		displayOptions: { show: { fieldsInput: ['json'] } },
+		displayOptions: { show: { inputMode: ['json'] } },
 	},
 	optionsCollection(),
 ];
@@ -191,7 +196,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const schemaId = requireObjectId(this, itemIndex, 'Schema ID', this.getNodeParameter('schemaId', itemIndex));
 	const fields =
-		this.getNodeParameter('fieldsInput', itemIndex, 'fields') === 'json'
+		this.getNodeParameter('inputMode', itemIndex, 'fields') === 'json'
 			? checkedFields.call(
 					this,
 					itemIndex,
