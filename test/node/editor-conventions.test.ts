@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 
 import { REPO_ROOT, loadPackage } from '../harness';
-import { packageUnderTest } from './run-operation';
+import { packageOptions } from './support';
 
 let description: INodeTypeDescription;
 let packageDir: string;
 
 beforeAll(async () => {
-	packageDir = (await packageUnderTest()).packageDir ?? REPO_ROOT;
+	packageDir = (await packageOptions()).packageDir ?? REPO_ROOT;
 	const loaded = await loadPackage(packageDir);
 	const nodeType = Object.entries(loaded.nodeTypes).find(([name]) => name.endsWith('.documentExtraction'))?.[1];
 	description = (nodeType as { description: INodeTypeDescription }).description;

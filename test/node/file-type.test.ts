@@ -2,8 +2,8 @@ import type { Emulator } from '../emulator';
 import { SEED_IDS } from '../emulator';
 import type { FileTypeRecord } from '../emulator/types';
 import { listSearch, loadOptions } from '../harness';
-import { apiCalls, packageUnderTest, runOperation } from './run-operation';
-import { credentialsFor, startTestEmulator } from './support';
+import { apiCalls, runOperation } from './run-operation';
+import { credentialsFor, packageOptions, startTestEmulator } from './support';
 
 let emulator: Emulator;
 
@@ -178,7 +178,7 @@ describe('File Type > Approve', () => {
 describe('File type pickers', () => {
 	it('list search finds file types by name, labelled with version and approval state', async () => {
 		const all = await listSearch({
-			...(await packageUnderTest()),
+			...(await packageOptions()),
 			type: 'documentExtraction',
 			method: 'searchFileTypes',
 			credentials: credentialsFor(emulator),
@@ -190,7 +190,7 @@ describe('File type pickers', () => {
 		]);
 
 		const filtered = await listSearch({
-			...(await packageUnderTest()),
+			...(await packageOptions()),
 			type: 'documentExtraction',
 			method: 'searchFileTypes',
 			filter: 'RECEI',
@@ -203,7 +203,7 @@ describe('File type pickers', () => {
 	it('load options give the Document Types of Query > Execute, every page of them', async () => {
 		addFileTypes(120);
 		const options = await loadOptions({
-			...(await packageUnderTest()),
+			...(await packageOptions()),
 			type: 'documentExtraction',
 			method: 'getFileTypes',
 			credentials: credentialsFor(emulator),

@@ -13,11 +13,6 @@ export interface OperationRunOptions {
 	binaryDataMode?: BinaryDataMode;
 }
 
-/** TEMPORARY while the router in the working tree does not run: a private build. */
-export async function packageUnderTest() {
-	return process.env.O2_PACKAGE_DIR ? { packageDir: process.env.O2_PACKAGE_DIR } : await packageOptions();
-}
-
 export async function runOperation(
 	emulator: Emulator,
 	resource: string,
@@ -26,7 +21,7 @@ export async function runOperation(
 	options: OperationRunOptions = {},
 ): Promise<RunNodeResult> {
 	return await runNode({
-		...(await packageUnderTest()),
+		...(await packageOptions()),
 		type: 'documentExtraction',
 		parameters: { resource, operation, ...parameters },
 		credentials: credentialsFor(emulator, options.apiKey),
