@@ -1,6 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { BATCHING_DEFAULTS, BATCHING_PARAMETER } from '../descriptions/batching';
+import { forEachConcurrently } from '../helpers/concurrency';
+import { pause } from '../transport';
+
 import * as directory from './directory';
 import * as file from './file';
 import * as fileType from './fileType';
@@ -22,7 +26,7 @@ const resources: Record<string, ResourceOperations> = {
 };
 
 /** Fields of an error's context worth keeping in a continueOnFail item. */
-const ERROR_CONTEXT_FIELDS = ['uploadId', 'fileId', 'httpCode', 'requestId'];
+const ERROR_CONTEXT_FIELDS = ['uploadId', 'partNumber', 'fileId', 'httpCode', 'requestId'];
 
 function asNodeError(
 	context: IExecuteFunctions,
@@ -77,9 +81,39 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		}
 	};
 
-	const returnData: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		returnData.push(...(await runItem(itemIndex)));
+	// Outputs are kept per input item, so concurrent items still come out in input order.
+	const outputs: INodeExecutionData[][] = new Array<INodeExecutionData[]>(items.length);
+	const runItems = async (first: number, count: number, concurrency: number) =>
+		await forEachConcurrently(
+			count,
+			concurrency,
+			async (offset) => {
+				outputs[first + offset] = await runItem(first + offset);
+			},
+			() => this.getExecutionCancelSignal()?.aborted === true,
+		);
+
+	const { batchSize, batchInterval } = batchingOf(this);
+	if (batchInterval > 0) {
+		for (let first = 0; first < items.length; first += batchSize) {
+			if (first > 0) await pause(this, batchInterval);
+			await runItems(first, Math.min(batchSize, items.length - first), batchSize);
+		}
+	} else {
+		await runItems(0, items.length, batchSize);
 	}
-	return [returnData];
+	return [outputs.flatMap((output) => output ?? [])];
+}
+
+/** The node's Batching option (see descriptions/batching.ts); one item at a time without it. */
+function batchingOf(context: IExecuteFunctions): { batchSize: number; batchInterval: number } {
+	const batching = context.getNodeParameter(BATCHING_PARAMETER, 0, null) as IDataObject | null;
+	if (!batching) return { batchSize: 1, batchInterval: 0 };
+	const batch = (batching.batch ?? {}) as IDataObject;
+	const batchSize = Math.floor(Number(batch.batchSize ?? BATCHING_DEFAULTS.batchSize));
+	const batchInterval = Number(batch.batchInterval ?? BATCHING_DEFAULTS.batchInterval);
+	return {
+		batchSize: Number.isFinite(batchSize) && batchSize >= 1 ? batchSize : 1,
+		batchInterval: Number.isFinite(batchInterval) && batchInterval > 0 ? batchInterval : 0,
+	};
 }

@@ -12,6 +12,87 @@ export interface BinarySource {
 	open: PayloadSource;
 	/** n8n's binary data id when the bytes live in binary storage (filesystem, database, S3). */
 	binaryDataId?: string;
+	/** Reads the bytes range by range, in order (multipart parts), never the whole file at once. */
+	openRanges: () => RangeReader;
+}
+
+/**
+ * Reads adjacent byte ranges of a binary from its start, one after the other. Calls may overlap:
+ * they are served in the order they were made. Only the range being read is held in memory.
+ */
+export interface RangeReader {
+	/**
+	 * The bytes [start, start + size). `start` must be where the previous range ended. `into`, a
+	 * buffer of at least `size` bytes, is filled and returned (as a view) instead of a new one.
+	 */
+	read(start: number, size: number, into?: Buffer): Promise<Buffer>;
+	/** Releases the underlying stream; safe to call more than once. */
+	close(): void;
+}
+
+/** Size of the reads from n8n's binary storage that ranges are filled from. */
+const STORAGE_READ_CHUNK_BYTES = 1024 * 1024;
+
+type ReadFailure = (message: string) => NodeOperationError;
+
+function bufferRangeReader(buffer: Buffer, fail: ReadFailure): RangeReader {
+	return {
+		async read(start, size) {
+			if (start < 0 || start + size > buffer.length) {
+				throw fail(`bytes ${start}-${start + size - 1} lie outside the binary's ${buffer.length} bytes`);
+			}
+			return buffer.subarray(start, start + size);
+		},
+		close() {},
+	};
+}
+
+function streamRangeReader(open: () => Promise<NodeJS.ReadableStream>, fail: ReadFailure): RangeReader {
+	let stream: NodeJS.ReadableStream | undefined;
+	let chunks: AsyncIterator<Buffer | string> | undefined;
+	let pending: Buffer = Buffer.alloc(0);
+	let position = 0;
+	let queue: Promise<unknown> = Promise.resolve();
+
+	const readNext = async (start: number, size: number, into?: Buffer): Promise<Buffer> => {
+		if (start !== position) {
+			throw fail(`bytes from ${start} were asked for while the binary is being read at byte ${position}`);
+		}
+		if (!chunks) {
+			stream = await open();
+			chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
+		}
+		const target = into && into.length >= size ? into.subarray(0, size) : Buffer.allocUnsafe(size);
+		let filled = 0;
+		while (filled < size) {
+			if (pending.length === 0) {
+				const next = await chunks.next();
+				if (next.done) {
+					throw fail(`the stored binary ended after ${position + filled} bytes; ${start + size} were expected`);
+				}
+				pending = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
+			}
+			const taken = Math.min(size - filled, pending.length);
+			pending.copy(target, filled, 0, taken);
+			pending = pending.subarray(taken);
+			filled += taken;
+		}
+		position += size;
+		return target;
+	};
+
+	return {
+		async read(start, size, into) {
+			const result = queue.then(async () => await readNext(start, size, into));
+			queue = result.catch(() => undefined);
+			return await result;
+		},
+		close() {
+			const readable = stream as { destroy?: () => void } | undefined;
+			readable?.destroy?.();
+			pending = Buffer.alloc(0);
+		},
+	};
 }
 
 /**
@@ -26,6 +107,13 @@ export async function binarySource(
 	const binary = context.helpers.assertBinaryData(itemIndex, binaryPropertyName);
 	const fileName = binary.fileName ?? '';
 	const mimeType = binary.mimeType || 'application/octet-stream';
+
+	const fail: ReadFailure = (message) =>
+		new NodeOperationError(
+			context.getNode(),
+			`Could not read the binary "${binaryPropertyName}" of item ${itemIndex}: ${message}`,
+			{ itemIndex },
+		);
 
 	if (binary.id) {
 		const binaryDataId = binary.id;
@@ -47,6 +135,11 @@ export async function binarySource(
 				body: await context.helpers.getBinaryStream(binaryDataId),
 				contentLength: fileSize,
 			}),
+			openRanges: () =>
+				streamRangeReader(
+					async () => await context.helpers.getBinaryStream(binaryDataId, STORAGE_READ_CHUNK_BYTES),
+					fail,
+				),
 		};
 	}
 
@@ -56,5 +149,6 @@ export async function binarySource(
 		mimeType,
 		fileSize: buffer.length,
 		open: async () => ({ body: buffer, contentLength: buffer.length }),
+		openRanges: () => bufferRangeReader(buffer, fail),
 	};
 }

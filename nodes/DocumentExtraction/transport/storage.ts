@@ -39,6 +39,11 @@ export interface StoragePutOptions {
 	itemIndex?: number;
 	headers?: IDataObject;
 	retry?: Partial<Pick<RetryPolicy, 'maxTransientRetries' | 'baseDelayMs' | 'maxDelayMs'>>;
+	/**
+	 * When the presigned URL stops working (epoch ms). No attempt starts after it and no retry
+	 * waits past it; the error then says that the URL expired (error.context.urlExpired).
+	 */
+	validUntil?: number;
 }
 
 export interface StoragePutResult {
@@ -106,6 +111,25 @@ function storageError(
 		itemIndex,
 	});
 	error.message = message;
+	if (expired) error.context.urlExpired = true;
+	return error;
+}
+
+function expiredUrlError(
+	context: ApiContext,
+	url: string,
+	options: StoragePutOptions,
+	failedAttempts: number,
+): NodeApiError {
+	const tries = failedAttempts > 0 ? ` (${failedAttempts} attempts had failed)` : '';
+	const message = `The presigned URL for ${options.label} expired before it was sent${tries}. Run the node again to get a new one.`;
+	const error = new NodeApiError(context.getNode(), { reason: 'presigned URL expired' } as JsonObject, {
+		message,
+		description: `${redactSignedUrl(url)} was valid until ${new Date(options.validUntil ?? 0).toISOString()}.`,
+		itemIndex: options.itemIndex,
+	});
+	error.message = message;
+	error.context.urlExpired = true;
 	return error;
 }
 
@@ -121,9 +145,11 @@ export async function putToStorage(
 	options: StoragePutOptions,
 ): Promise<StoragePutResult> {
 	const policy = { ...DEFAULT_RETRY_POLICY, ...(options.retry ?? {}) };
+	const validUntil = options.validUntil ?? Infinity;
 	let attempts = 0;
 	for (;;) {
 		attempts++;
+		if (Date.now() >= validUntil) throw expiredUrlError(this, url, options, attempts - 1);
 		const payload = await source();
 		const request: IHttpRequestOptions = {
 			method: 'PUT',
@@ -143,8 +169,13 @@ export async function putToStorage(
 		try {
 			raw = (await this.helpers.httpRequest(request)) as RawResponse;
 		} catch (error) {
-			if (isTransientNetworkError(error) && attempts <= policy.maxTransientRetries) {
-				await pause(this, backoffDelayMs(attempts - 1, policy));
+			const delay = backoffDelayMs(attempts - 1, policy);
+			if (
+				isTransientNetworkError(error) &&
+				attempts <= policy.maxTransientRetries &&
+				Date.now() + delay < validUntil
+			) {
+				await pause(this, delay);
 				continue;
 			}
 			throw buildNetworkError(this.getNode(), {
@@ -170,8 +201,11 @@ export async function putToStorage(
 		const retryable = isTransientStatus(raw.statusCode) || raw.statusCode === 429;
 		if (retryable && attempts <= policy.maxTransientRetries) {
 			const after = retryAfterSeconds(undefined, headers);
-			await pause(this, after !== undefined ? after * 1000 : backoffDelayMs(attempts - 1, policy));
-			continue;
+			const delay = after !== undefined ? after * 1000 : backoffDelayMs(attempts - 1, policy);
+			if (Date.now() + delay < validUntil) {
+				await pause(this, delay);
+				continue;
+			}
 		}
 		throw storageError(
 			this,

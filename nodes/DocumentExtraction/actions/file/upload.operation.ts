@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { batchingOption } from '../../descriptions/batching';
 import {
 	binaryPropertyParameter,
 	maxRateLimitWaitOption,
@@ -20,8 +21,15 @@ import {
 	requirePositiveInteger,
 	requireText,
 } from '../../helpers/validation';
+import type { BinarySource } from '../../helpers/binary';
 import { apiRequest, idempotencyKey, putToStorage, unexpectedResponse } from '../../transport';
+import type { MultipartSettings } from './multipart';
+import { BYTES_PER_MB, multipartUpload } from './multipart';
 import { valuesField, waitForUpload } from './shared';
+
+/** Part sizes the API accepts (as S3 multipart uploads: 5 MB to 5 GB, except a smaller last part). */
+const MIN_PART_SIZE_MB = 5;
+const MAX_PART_SIZE_MB = 5120;
 
 const properties: INodeProperties[] = [
 	binaryPropertyParameter,
@@ -60,6 +68,7 @@ const properties: INodeProperties[] = [
 				description:
 					'Groups files uploaded together (sent back on callbacks as api_request_id). For a ZIP without it, the ZIP file ID is used.',
 			},
+			batchingOption,
 			{
 				displayName: 'Callback URL',
 				name: 'callbackURL',
@@ -124,6 +133,32 @@ const properties: INodeProperties[] = [
 				placeholder: 'e.g. application/pdf',
 				description: "MIME type of the file. Default: the binary's MIME type.",
 			},
+			{
+				displayName: 'Multipart Threshold (MB)',
+				name: 'multipartThreshold',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 100,
+				description:
+					'With Multipart Upload "Auto", files larger than this are sent in parts. 1 MB = 1,048,576 bytes.',
+			},
+			{
+				displayName: 'Multipart Upload',
+				name: 'multipart',
+				type: 'options',
+				options: [
+					{
+						name: 'Auto',
+						value: 'auto',
+						description: 'In parts when the file is larger than the Multipart Threshold',
+					},
+					{ name: 'Always', value: 'always', description: 'Always in parts' },
+					{ name: 'Never', value: 'never', description: 'Always in one request' },
+				],
+				default: 'auto',
+				description:
+					'How the file is sent. Parts are read one at a time from n8n\'s binary storage, so large files need little memory.',
+			},
 			ocrModelParameter,
 			{
 				displayName: 'Page Count',
@@ -132,6 +167,23 @@ const properties: INodeProperties[] = [
 				typeOptions: { minValue: 1, numberPrecision: 0 },
 				default: 1,
 				description: 'Number of pages, used by the service to check page limits early',
+			},
+			{
+				displayName: 'Part Concurrency',
+				name: 'partConcurrency',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 32, numberPrecision: 0 },
+				default: 4,
+				description: 'How many parts of a multipart upload are sent at the same time',
+			},
+			{
+				displayName: 'Part Size (MB)',
+				name: 'partSize',
+				type: 'number',
+				typeOptions: { minValue: MIN_PART_SIZE_MB, maxValue: MAX_PART_SIZE_MB },
+				default: 10,
+				description:
+					'Size of each part of a multipart upload. Memory used while sending is about Part Size x Part Concurrency.',
 			},
 			{
 				displayName: 'Poll Interval (Seconds)',
@@ -182,6 +234,10 @@ interface UploadOptions {
 	isSplit?: boolean;
 	isSplitExcel?: boolean;
 	mimeType?: string;
+	multipart?: 'auto' | 'always' | 'never';
+	multipartThreshold?: number;
+	partConcurrency?: number;
+	partSize?: number;
 	ocrModel?: { value?: string } | string;
 	pageCount?: number;
 	pollInterval?: number;
@@ -251,6 +307,68 @@ function uploadBody(
 	return body;
 }
 
+/** The multipart settings when this file goes in parts, checked before anything is sent. */
+function multipartSettings(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	options: UploadOptions,
+	fileSize: number,
+): MultipartSettings | undefined {
+	const mode = options.multipart ?? 'auto';
+	if (!['auto', 'always', 'never'].includes(mode)) {
+		throw invalidParameter(context, itemIndex, 'Multipart Upload', mode, 'Auto, Always or Never');
+	}
+	const thresholdMB = Number(options.multipartThreshold ?? 100);
+	if (mode === 'auto' && !(thresholdMB >= 0)) {
+		throw invalidParameter(context, itemIndex, 'Multipart Threshold (MB)', options.multipartThreshold, 'a number of MB, 0 or more');
+	}
+	if (mode === 'never' || (mode === 'auto' && (fileSize === 0 || fileSize <= thresholdMB * BYTES_PER_MB))) {
+		return undefined;
+	}
+	if (fileSize === 0) {
+		throw invalidParameter(context, itemIndex, 'Multipart Upload', mode, 'Auto or Never for an empty file (it has no parts to send)');
+	}
+	const partSizeMB = Number(options.partSize ?? 10);
+	if (!(partSizeMB >= MIN_PART_SIZE_MB && partSizeMB <= MAX_PART_SIZE_MB)) {
+		throw invalidParameter(context, itemIndex, 'Part Size (MB)', options.partSize, `a number of MB from ${MIN_PART_SIZE_MB} to ${MAX_PART_SIZE_MB}`);
+	}
+	const concurrency = requirePositiveInteger(context, itemIndex, 'Part Concurrency', options.partConcurrency ?? 4);
+	return { partSizeMB, concurrency };
+}
+
+/** Single upload: POST /files/upload, then one PUT of the whole file to the presigned URL. */
+async function singleUpload(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	body: IDataObject,
+	source: BinarySource,
+	fileName: string,
+	fileType: string,
+): Promise<IDataObject> {
+	const upload = await apiRequest.call(context, {
+		method: 'POST',
+		path: '/files/upload',
+		body,
+		idempotencyKey: idempotencyKey(context, itemIndex, 'file.upload', body),
+		itemIndex,
+	});
+	const uploadId = upload.uploadId;
+	const presignedUploadURL = upload.presignedUploadURL;
+	if (typeof uploadId !== 'string' || typeof presignedUploadURL !== 'string') {
+		throw unexpectedResponse(context, 'the upload request', { ...upload, presignedUploadURL: undefined }, itemIndex);
+	}
+
+	await putToStorage.call(context, presignedUploadURL, source.open, {
+		contentType: fileType,
+		label: `file "${fileName}" (upload ID ${uploadId})`,
+		itemIndex,
+	});
+
+	// The presigned URL is a short-lived bearer secret: it is not part of the output.
+	const { presignedUploadURL: _omitted, ...uploadInfo } = upload;
+	return uploadInfo;
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -275,27 +393,18 @@ export async function execute(
 	const pollIntervalMs = Math.max(0.5, Number(options.pollInterval ?? 5)) * 1000;
 	const timeoutMs = Math.max(1, Number(options.waitTimeout ?? 300)) * 1000;
 
-	const upload = await apiRequest.call(this, {
-		method: 'POST',
-		path: '/files/upload',
-		body,
-		idempotencyKey: idempotencyKey(this, itemIndex, 'file.upload', body),
-		itemIndex,
-	});
-	const uploadId = upload.uploadId;
-	const presignedUploadURL = upload.presignedUploadURL;
-	if (typeof uploadId !== 'string' || typeof presignedUploadURL !== 'string') {
-		throw unexpectedResponse(this, 'the upload request', { ...upload, presignedUploadURL: undefined }, itemIndex);
-	}
+	const multipart = multipartSettings(this, itemIndex, options, source.fileSize);
 
-	await putToStorage.call(this, presignedUploadURL, source.open, {
-		contentType: fileType,
-		label: `file "${fileName}" (upload ID ${uploadId})`,
-		itemIndex,
-	});
-
-	// The presigned URL is a short-lived bearer secret: it is not part of the output.
-	const { presignedUploadURL: _omitted, ...uploadInfo } = upload;
+	const uploadInfo = multipart
+		? await multipartUpload.call(this, {
+				body,
+				source,
+				settings: multipart,
+				fileLabel: `"${fileName}"`,
+				itemIndex,
+			})
+		: await singleUpload(this, itemIndex, body, source, fileName, fileType);
+	const uploadId = uploadInfo.uploadId as string;
 	if (!waitForCompletion) {
 		return [{ json: { ...uploadInfo, fileName, fileType, fileSize: source.fileSize, status: 'uploaded' } }];
 	}

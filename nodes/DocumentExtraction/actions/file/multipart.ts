@@ -1,0 +1,224 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { BinarySource } from '../../helpers/binary';
+import { forEachConcurrently } from '../../helpers/concurrency';
+import { apiRequest, idempotencyKey, putToStorage, unexpectedResponse } from '../../transport';
+
+/**
+ * Multipart upload: POST /files/upload/multipart, a PUT per part to its presigned URL, then
+ * POST /files/upload/multipart/complete with the ETags in part order.
+ *
+ * Sizes: the API takes `fileSize` and `partSizeLimit` in MB, floats allowed; we read MB as
+ * 2^20 bytes (MiB), so `bytes / 2^20` is exact and the service's byte count equals ours.
+ */
+export const BYTES_PER_MB = 1024 * 1024;
+
+/** Part URLs are valid for 900 seconds from the initiation (api-spec, Limits). */
+export const PART_URL_LIFETIME_MS = 900 * 1000;
+
+/** Retries of one part after a network error or a 5xx, while its URL is valid. */
+const PART_RETRIES = 4;
+
+export interface MultipartSettings {
+	/** Requested part size in MB (the API's partSizeLimit). */
+	partSizeMB: number;
+	/** Parts sent at the same time. */
+	concurrency: number;
+}
+
+export interface MultipartRequest {
+	/** The upload body (fileName, fileType and the upload options) without the size fields. */
+	body: IDataObject;
+	source: BinarySource;
+	settings: MultipartSettings;
+	/** Names the file in messages, e.g. `"scan.pdf"`. */
+	fileLabel: string;
+	itemIndex: number;
+}
+
+interface PlannedPart {
+	partNumber: number;
+	url: string;
+	start: number;
+	size: number;
+}
+
+function asNumber(value: unknown): number | undefined {
+	return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/**
+ * The parts of an initiation answer as byte ranges: from startByte/endByte/size when the API
+ * gives them (its documentation does), else from partSize. They must tile the file exactly.
+ */
+function planParts(
+	context: IExecuteFunctions,
+	initiation: IDataObject,
+	fileSize: number,
+	itemIndex: number,
+): PlannedPart[] {
+	const shown = { ...initiation, presignedUrls: undefined };
+	const urls = Array.isArray(initiation.presignedUrls) ? (initiation.presignedUrls as IDataObject[]) : [];
+	const partSize = asNumber(initiation.partSize);
+	const ordered = [...urls].sort((left, right) => Number(left.partNumber) - Number(right.partNumber));
+	const parts: PlannedPart[] = [];
+	let offset = 0;
+	for (const [index, entry] of ordered.entries()) {
+		const partNumber = asNumber(entry.partNumber);
+		const url = entry.presignedUrl;
+		const start = asNumber(entry.startByte) ?? (partSize !== undefined ? index * partSize : undefined);
+		const end = asNumber(entry.endByte);
+		const size =
+			end !== undefined && start !== undefined
+				? end - start + 1
+				: (asNumber(entry.size) ??
+					(partSize !== undefined ? Math.min(partSize, fileSize - offset) : undefined));
+		if (partNumber !== index + 1 || typeof url !== 'string' || start !== offset || !size || size < 1) {
+			throw unexpectedResponse(context, 'the multipart upload request (part URLs)', shown, itemIndex);
+		}
+		parts.push({ partNumber, url, start, size });
+		offset += size;
+	}
+	if (parts.length === 0 || offset !== fileSize) {
+		throw unexpectedResponse(
+			context,
+			`the multipart upload request (its parts cover ${offset} bytes of ${fileSize})`,
+			shown,
+			itemIndex,
+		);
+	}
+	return parts;
+}
+
+/** What the part's error said, plus which upload it belongs to and what to do. */
+function partFailure(
+	context: IExecuteFunctions,
+	error: unknown,
+	facts: { part: PlannedPart; total: number; sent: number; uploadId: string; startedAt: number; itemIndex: number },
+): NodeApiError | NodeOperationError {
+	const { part, total, sent, uploadId } = facts;
+	const nodeError =
+		error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(context.getNode(), error as Error, { itemIndex: facts.itemIndex });
+	const seconds = Math.round((Date.now() - facts.startedAt) / 1000);
+	if (nodeError.context.urlExpired) {
+		nodeError.message = `The presigned part URLs of upload ${uploadId} expired before part ${part.partNumber} of ${total} was sent: part URLs are valid for ${PART_URL_LIFETIME_MS / 1000} seconds, and ${sent} of ${total} parts were sent in ${seconds} s. Nothing was stored as a document. Run the node again to start a new upload; to send faster, raise "Part Concurrency" or "Part Size".`;
+	} else {
+		nodeError.message = `${nodeError.message.replace(/[.\s]+$/, '')}. The multipart upload ${uploadId} was not completed (${sent} of ${total} parts sent), so no document was created: run the node again.`;
+	}
+	nodeError.context.uploadId = uploadId;
+	nodeError.context.partNumber = part.partNumber;
+	return nodeError;
+}
+
+/**
+ * Sends a binary in parts with bounded concurrency. Parts are read in order from n8n's binary
+ * storage into one buffer per concurrent lane (memory: part size x concurrency), or sliced from
+ * the item's buffer in memory mode. Each part is retried on a network error or 5xx while its URL
+ * is valid. Initiation and completion carry Idempotency-Keys, so retries (by the transport or by
+ * n8n's Retry On Fail) never create a second document.
+ *
+ * Returns the initiation answer without its presigned URLs (bearer secrets).
+ */
+export async function multipartUpload(
+	this: IExecuteFunctions,
+	request: MultipartRequest,
+): Promise<IDataObject> {
+	const { source, settings, itemIndex } = request;
+	const body: IDataObject = {
+		...request.body,
+		fileSize: source.fileSize / BYTES_PER_MB,
+		partSizeLimit: settings.partSizeMB,
+	};
+	const startedAt = Date.now();
+	const initiation = await apiRequest.call(this, {
+		method: 'POST',
+		path: '/files/upload/multipart',
+		body,
+		idempotencyKey: idempotencyKey(this, itemIndex, 'file.upload.multipart', body),
+		itemIndex,
+	});
+	const { presignedUrls: _secret, ...info } = initiation;
+	const multipartId = initiation.id;
+	const storageKey = initiation.key;
+	if (typeof multipartId !== 'string' || typeof storageKey !== 'string') {
+		throw unexpectedResponse(this, 'the multipart upload request', info, itemIndex);
+	}
+	const uploadId = typeof initiation.uploadId === 'string' ? initiation.uploadId : multipartId;
+	const parts = planParts(this, initiation, source.fileSize, itemIndex);
+	const validUntil = startedAt + PART_URL_LIFETIME_MS;
+	const largestPart = Math.max(...parts.map((part) => part.size));
+
+	const reader = source.openRanges();
+	const laneBuffers: Buffer[] = [];
+	const eTags: string[] = new Array<string>(parts.length);
+	let sent = 0;
+	const cancelSignal = this.getExecutionCancelSignal();
+	try {
+		await forEachConcurrently(
+			parts.length,
+			settings.concurrency,
+			async (index, lane) => {
+				const part = parts[index];
+				const label = `part ${part.partNumber} of ${parts.length} of ${request.fileLabel} (upload ID ${uploadId})`;
+				try {
+					const buffer = source.binaryDataId
+						? (laneBuffers[lane] ??= Buffer.allocUnsafeSlow(largestPart))
+						: undefined;
+					const bytes = await reader.read(part.start, part.size, buffer);
+					const result = await putToStorage.call(
+						this,
+						part.url,
+						async () => ({ body: bytes, contentLength: part.size }),
+						{ label, itemIndex, validUntil, retry: { maxTransientRetries: PART_RETRIES } },
+					);
+					if (!result.etag) {
+						throw new NodeOperationError(
+							this.getNode(),
+							`Storage accepted ${label} but sent no ETag header, which completing the upload needs`,
+							{ itemIndex },
+						);
+					}
+					eTags[index] = result.etag;
+					sent++;
+				} catch (error) {
+					throw partFailure(this, error, {
+						part,
+						total: parts.length,
+						sent,
+						uploadId,
+						startedAt,
+						itemIndex,
+					});
+				}
+			},
+			() => cancelSignal?.aborted === true,
+		);
+	} finally {
+		reader.close();
+	}
+	if (sent !== parts.length) {
+		throw new NodeOperationError(this.getNode(), `The upload of ${request.fileLabel} was cancelled`, {
+			itemIndex,
+		});
+	}
+
+	const completeBody: IDataObject = {
+		id: multipartId,
+		key: storageKey,
+		parts: parts.map((part, index) => ({ partNumber: part.partNumber, eTag: eTags[index] })),
+	};
+	const completion = await apiRequest.call(this, {
+		method: 'POST',
+		path: '/files/upload/multipart/complete',
+		body: completeBody,
+		idempotencyKey: idempotencyKey(this, itemIndex, 'file.upload.multipart.complete', completeBody),
+		itemIndex,
+	});
+	if (completion.success === false) {
+		throw unexpectedResponse(this, 'the completion of the multipart upload', completion, itemIndex);
+	}
+	return { ...info, uploadId, totalParts: parts.length };
+}
