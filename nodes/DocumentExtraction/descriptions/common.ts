@@ -175,3 +175,21 @@ export function sortOptions(
 		},
 	];
 }
+
+/** "Field by Field" or "Using JSON": how an operation that writes fields takes them (`inputMode`). */
+export function inputModeParameter(
+	displayName: string,
+	descriptions: { fields: string; json: string },
+): INodeProperties {
+	return {
+		displayName,
+		name: 'inputMode',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Field by Field', value: 'fields', description: descriptions.fields },
+			{ name: 'Using JSON', value: 'json', description: descriptions.json },
+		],
+		default: 'fields',
+	};
+}

@@ -6,7 +6,12 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { fileIdParameter, optionsCollection, simplifyParameter } from '../../descriptions/common';
+import {
+	fileIdParameter,
+	inputModeParameter,
+	optionsCollection,
+	simplifyParameter,
+} from '../../descriptions/common';
 import { invalidParameter, requireJson } from '../../helpers/validation';
 import { apiRequest, idempotencyKey } from '../../transport';
 import { readFileId } from './records';
@@ -29,25 +34,10 @@ export function valuesUpdateBody(fields: FieldValue[]): IDataObject {
 
 const properties: INodeProperties[] = [
 	{ ...fileIdParameter, description: 'The file whose extracted values to change' },
-	{
-		displayName: 'Define Values',
-		name: 'inputMode',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{
-				name: 'Field by Field',
-				value: 'fields',
-				description: 'Give each field title and its new value below',
-			},
-			{
-				name: 'Using JSON',
-				value: 'json',
-				description: 'Give the fields and values as JSON',
-			},
-		],
-		default: 'fields',
-	},
+	inputModeParameter('Define Values', {
+		fields: 'Give each field title and its new value below',
+		json: 'Give the fields and values as JSON',
+	}),
 	{
 		displayName: 'Fields',
 		name: 'fields',

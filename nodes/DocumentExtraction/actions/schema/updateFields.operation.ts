@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { optionsCollection } from '../../descriptions/common';
+import { inputModeParameter, optionsCollection } from '../../descriptions/common';
 import { COMMA_OR_NEW_LINE, splitList } from '../../helpers/lists';
 import { invalidParameter, requireJson, requireObjectId } from '../../helpers/validation';
 import { apiRequest, idempotencyKey } from '../../transport';
@@ -32,21 +32,10 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. 6650a00000000000000c0002',
 		description: 'The schema (version) to patch: the schemaId of File Type > Get Many',
 	},
-	{
-		displayName: 'Define Fields',
-		name: 'inputMode',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{
-				name: 'Field by Field',
-				value: 'fields',
-				description: 'Name each field below and choose the properties to set',
-			},
-			{ name: 'Using JSON', value: 'json', description: 'Give the field definitions as a JSON array' },
-		],
-		default: 'fields',
-	},
+	inputModeParameter('Define Fields', {
+		fields: 'Name each field below and choose the properties to set',
+		json: 'Give the field definitions as a JSON array',
+	}),
 	{
 		displayName: 'Fields',
 		name: 'fields',
