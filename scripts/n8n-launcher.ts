@@ -169,7 +169,7 @@ export function n8nCli(options: CliOptions): N8nCli {
 	}
 
 	/**
-	 * n8n 2.41.1 on Node 24 dies of SIGSEGV at exit in about a third of CLI runs, after its work and
+	 * n8n 2.41.1 on Node 24 dies of SIGSEGV at exit in about 4 of 10 CLI runs, after its work and
 	 * output are done (a V8 garbage collection on an isolated-vm thread of the default expression
 	 * engine while the main thread exits). So a command succeeded when it printed its success line.
 	 */
