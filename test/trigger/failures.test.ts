@@ -6,7 +6,7 @@
 import { addFiles } from '../emulator/bulk-files';
 import type { StaticDataHost } from '../harness';
 import type { Emulator } from './support';
-import { ActiveTrigger, MINUTE, iso, onListRequest, startTestEmulator } from './support';
+import { ActiveTrigger, MINUTE, SEEDED_KEYS, iso, onListRequest, startTestEmulator } from './support';
 
 let emulator: Emulator;
 const T0 = Math.floor(Date.now() / 1000) * 1000 - 24 * 60 * MINUTE;
@@ -41,6 +41,7 @@ describe.each(cases)('%s with the %s static data host', (event, host) => {
 		expect(partial.error).toBeUndefined();
 		expect(partial.items).toHaveLength(100 + 99 + 99);
 		expect(partial.logs.some((line) => line.level === 'warn' && /stopped after 298 document/.test(line.message))).toBe(true);
+		for (const line of partial.logs) expect(line.text).not.toContain(SEEDED_KEYS.readWrite);
 
 		// Poll 2: the first list request fails with 500 on every retry: nothing handled, so the
 		// error is reported and the static data stays as it was.
