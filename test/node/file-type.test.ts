@@ -83,6 +83,20 @@ describe('File Type > Get Many', () => {
 		]);
 	});
 
+	it('fails with the API\'s answer when a page cannot be read (503 retried, then reported)', async () => {
+		emulator.faults.failNext({ method: 'GET', path: '/file-type', status: 503, count: 10 });
+
+		const { items, error } = await runOperation(emulator, 'fileType', 'getMany', {
+			returnAll: true,
+			options: { maxRateLimitWait: 0 },
+		});
+
+		expect(items).toHaveLength(0);
+		expect(error?.message).toContain('HTTP 503');
+		expect(error?.message).toContain('Failed after 4 attempts');
+		expect(apiCalls(emulator)).toEqual(Array(4).fill('GET /file-type'));
+	});
+
 	it('with a Limit over one page, stops once it has enough', async () => {
 		addFileTypes(203);
 
