@@ -28,16 +28,12 @@ export async function seedFile(
 	return (await uploadAndGetFile(emulator, fileName, content, { fileType })) as SeededFile;
 }
 
-/** Uploads `count` small text files named `${prefix}-N.txt`, a few at a time, oldest first. */
+/** Uploads `count` small text files named `${prefix}-N.txt`, oldest first. */
 export async function seedManyFiles(emulator: Emulator, count: number, prefix = 'note'): Promise<SeededFile[]> {
+	// One at a time: the last file seeded must be the newest, which concurrent uploads do not guarantee.
 	const files: SeededFile[] = [];
-	for (let start = 0; start < count; start += 10) {
-		const batch = Array.from({ length: Math.min(10, count - start) }, (_, offset) => start + offset + 1);
-		files.push(
-			...(await Promise.all(
-				batch.map(async (n) => await seedFile(emulator, `${prefix}-${n}.txt`, `Note number ${n}\nTotal Amount: ${n}`)),
-			)),
-		);
+	for (let n = 1; n <= count; n++) {
+		files.push(await seedFile(emulator, `${prefix}-${n}.txt`, `Note number ${n}\nTotal Amount: ${n}`));
 	}
 	return files;
 }
