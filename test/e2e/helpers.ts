@@ -1,0 +1,37 @@
+/** Small helpers of the end-to-end suites: direct uploads to the emulator and waiting. */
+import type { Emulator } from '../emulator';
+
+/** Uploads a document straight to the emulator's API (POST /files/upload, then the presigned PUT), as another system would. */
+export async function uploadToEmulator(
+	emulator: Emulator,
+	apiKey: string,
+	fileName: string,
+	bytes: Buffer,
+	fileType = 'text/plain',
+): Promise<string> {
+	const answer = await fetch(`${emulator.apiUrl}/prod/v1/files/upload`, {
+		method: 'POST',
+		headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+		body: JSON.stringify({ fileName, fileType, isSplit: false, schemaLocking: false }),
+	});
+	if (!answer.ok) throw new Error(`POST /files/upload answered ${answer.status}: ${await answer.text()}`);
+	const { uploadId, presignedUploadURL } = (await answer.json()) as { uploadId: string; presignedUploadURL: string };
+	const put = await fetch(presignedUploadURL, { method: 'PUT', headers: { 'content-type': fileType }, body: bytes });
+	if (!put.ok) throw new Error(`storage PUT answered ${put.status}: ${await put.text()}`);
+	return uploadId;
+}
+
+/** Polls `probe` until it returns a value other than undefined; fails with `what` after `timeoutMs`. */
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs: number, intervalMs = 500): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await probe();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, intervalMs));
+	}
+}
+
+export function megabytes(bytes: number): string {
+	return `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+}
