@@ -133,8 +133,9 @@ export async function importCredentialsAndWorkflows(
 	cli: N8nCli,
 	emulator: { apiUrl: string },
 	workflows: WorkflowJson[] = exampleWorkflowFiles().map((file) => readExample(file, emulator.apiUrl)),
+	extraCredentials: object[] = [],
 ): Promise<void> {
-	await cli.importCredentials([emulatorCredential(emulator.apiUrl), baselineCredential()]);
+	await cli.importCredentials([emulatorCredential(emulator.apiUrl), baselineCredential(), ...extraCredentials]);
 	if (workflows.length === 0) return;
 	const file = path.join(fs.mkdtempSync(path.join(cli.userFolder, 'import-')), 'workflows.json');
 	fs.writeFileSync(file, JSON.stringify(workflows));
@@ -155,6 +156,8 @@ export interface StackOptions extends PrepareOptions {
 	emulator?: EmulatorOptions;
 	/** Workflows to import instead of the examples. */
 	workflows?: WorkflowJson[];
+	/** Credentials to import besides the emulator credential and the baseline's header credential, given the emulator's address. */
+	credentials?: (emulatorApiUrl: string) => object[];
 	/** Ids of imported workflows to publish before n8n starts (active from its start). */
 	publish?: string[];
 	n8n?: Omit<StartOptions, 'userFolder' | 'runtime'>;
@@ -166,7 +169,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 	const emulator = await startEmulator({ processingDelayMs: 300, ...options.emulator });
 	let n8n: N8nInstance | undefined;
 	try {
-		await importCredentialsAndWorkflows(prepared.cli, emulator, options.workflows);
+		await importCredentialsAndWorkflows(prepared.cli, emulator, options.workflows, options.credentials?.(emulator.apiUrl));
 		for (const id of options.publish ?? []) await prepared.cli.publishWorkflow(id);
 		n8n = await startN8n({
 			...options.n8n,

@@ -4,6 +4,8 @@
  * upload -> wait -> values for a PDF and a ZIP read from disk, a query over the uploaded files,
  * export status reports, and deleting the files.
  */
+import * as fs from 'node:fs';
+
 import { startEmulator, type Emulator } from '../emulator';
 import {
 	INVOICE_EXPECTED,
@@ -78,6 +80,7 @@ describe('example workflows through the n8n CLI (community package + emulator)',
 
 	afterAll(async () => {
 		await emulator?.close();
+		if (prepared && !process.env.E2E_KEEP) fs.rmSync(prepared.userFolder, { recursive: true, force: true });
 	});
 
 	const processedFiles = () => [...emulator.state.files.values()].filter((file) => file.status === 'processed');

@@ -1,0 +1,283 @@
+/**
+ * The package under `n8n start` (the real server, community package, emulator on 127.0.0.1):
+ * - the credential test of n8n's REST API (the editor's "Test" button) for good and bad keys;
+ * - the trigger in a published workflow: each document uploaded to the emulator starts one
+ *   execution (File Processed), read back through n8n's public API, exactly once;
+ * - a 300 MB document read from disk into binary data in filesystem mode and uploaded in parts,
+ *   with the n8n process's peak memory recorded.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { SEEDED_KEYS } from '../emulator';
+import { INVOICE_EXPECTED, INVOICE_LINES } from '../fixtures/documents';
+import {
+	CREDENTIAL_TYPE,
+	NODE_TYPE,
+	emulatorCredential,
+	executionMs,
+	executionOutput,
+	findNode,
+	listExecutions,
+	readExample,
+	runWorkflow,
+	startStack,
+	waitForExecution,
+	type ExecutionRecord,
+	type Stack,
+	type WorkflowJson,
+} from '../../scripts/n8n-stack';
+import { megabytes, uploadToEmulator, waitFor } from './helpers';
+
+const LARGE_FILE_BYTES = 300 * 1024 * 1024;
+const PART_SIZE_BYTES = 10 * 1024 * 1024;
+
+const WORKSPACE_B_CREDENTIAL = { id: 'dexWorkspaceBCred', name: 'Emulator, workspace B' };
+const BAD_KEY_CREDENTIAL = { id: 'dexBadKeyCred001', name: 'Emulator, unknown key' };
+const INACTIVE_KEY_CREDENTIAL = { id: 'dexInactiveCred01', name: 'Emulator, inactive key' };
+const UNKNOWN_KEY = 'dex_test_wsA_unknown_0000000000000000';
+
+const TRIGGER = readExample('trigger-on-processed-files.json');
+const TRIGGER_NODE = 'When a document is processed';
+// n8n polls at most once a minute per entry of Poll Times: six entries poll every 10 seconds.
+findNode(TRIGGER, TRIGGER_NODE).parameters.pollTimes = {
+	item: [0, 10, 20, 30, 40, 50].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })),
+};
+
+function largeUploadWorkflow(filePath: string): WorkflowJson {
+	return {
+		id: 'dexE2eLargeUpld1',
+		name: 'e2e: upload a 300 MB document from disk',
+		nodes: [
+			{ id: 'l1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'l2',
+				name: 'Read the large file',
+				type: 'n8n-nodes-base.readWriteFile',
+				typeVersion: 1.1,
+				position: [220, 0],
+				parameters: { operation: 'read', fileSelector: filePath, options: {} },
+			},
+			{
+				id: 'l3',
+				name: 'Upload in parts',
+				type: NODE_TYPE,
+				typeVersion: 1,
+				position: [440, 0],
+				// Multipart Upload "Auto" with the default 100 MB threshold and 10 MB parts.
+				parameters: { resource: 'file', operation: 'upload', binaryPropertyName: 'data', waitForCompletion: true, includeExtractedValues: true, simplify: true, options: { pollInterval: 1, waitTimeout: 600 } },
+				credentials: { documentExtractionApi: WORKSPACE_B_CREDENTIAL },
+			},
+		],
+		connections: {
+			Start: { main: [[{ node: 'Read the large file', type: 'main', index: 0 }]] },
+			'Read the large file': { main: [[{ node: 'Upload in parts', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** The invoice first (so extraction finds its values in the first 16 MiB), then filler lines up to `bytes`. */
+function writeLargeInvoice(filePath: string, bytes: number): void {
+	const fd = fs.openSync(filePath, 'w');
+	try {
+		const head = Buffer.from(INVOICE_LINES.join('\n') + '\n\n', 'utf8');
+		fs.writeSync(fd, head);
+		let written = head.length;
+		let line = 0;
+		const chunk: string[] = [];
+		while (written < bytes) {
+			chunk.length = 0;
+			let chunkBytes = 0;
+			while (chunkBytes < 1024 * 1024) {
+				const text = `filler line ${String(line++).padStart(9, '0')} of the large e2e document, no values here\n`;
+				chunk.push(text);
+				chunkBytes += text.length;
+			}
+			const buffer = Buffer.from(chunk.join(''), 'utf8').subarray(0, Math.min(chunkBytes, bytes - written));
+			fs.writeSync(fd, buffer);
+			written += buffer.length;
+		}
+	} finally {
+		fs.closeSync(fd);
+	}
+}
+
+/** Linux: writing 5 to clear_refs resets VmHWM to the current resident size. */
+function resetPeakRss(pid: number): boolean {
+	try {
+		fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+function residentBytes(pid: number): number {
+	const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+	return match ? Number(match[1]) * 1024 : 0;
+}
+
+function filesUnder(dir: string): string[] {
+	if (!fs.existsSync(dir)) return [];
+	return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+function triggeredFileIds(executions: ExecutionRecord[]): string[] {
+	return executions.flatMap((execution) => executionOutput(execution, TRIGGER_NODE).map((item) => String(item.fileId)));
+}
+
+describe('the package under n8n start', () => {
+	let stack: Stack;
+	let largeDir: string;
+	let largeFile: string;
+
+	beforeAll(async () => {
+		largeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dex-e2e-large-'));
+		largeFile = path.join(largeDir, 'large-invoice.txt');
+		writeLargeInvoice(largeFile, LARGE_FILE_BYTES);
+		stack = await startStack({
+			build: false,
+			extraReadableDirs: [largeDir],
+			workflows: [TRIGGER, largeUploadWorkflow(largeFile)],
+			publish: [TRIGGER.id!],
+			emulator: { processingDelayMs: 300 },
+			credentials: (apiUrl) => [
+				emulatorCredential(apiUrl, SEEDED_KEYS.workspaceB, WORKSPACE_B_CREDENTIAL.id, WORKSPACE_B_CREDENTIAL.name),
+				emulatorCredential(apiUrl, UNKNOWN_KEY, BAD_KEY_CREDENTIAL.id, BAD_KEY_CREDENTIAL.name),
+				emulatorCredential(apiUrl, SEEDED_KEYS.inactive, INACTIVE_KEY_CREDENTIAL.id, INACTIVE_KEY_CREDENTIAL.name),
+			],
+		});
+	});
+
+	afterAll(async () => {
+		await stack?.stop();
+		if (largeDir) fs.rmSync(largeDir, { recursive: true, force: true });
+		if (stack && !process.env.E2E_KEEP) fs.rmSync(stack.userFolder, { recursive: true, force: true });
+	});
+
+	describe('credential test (POST /rest/credentials/test, as the editor\'s Test button)', () => {
+		async function testCredential(id: string, name: string, apiKey: string): Promise<{ status: string; message: string }> {
+			return await stack.n8n.rest<{ status: string; message: string }>('/credentials/test', {
+				body: { credentials: { id, name, type: CREDENTIAL_TYPE, data: { apiKey, instance: 'default', baseUrl: stack.emulator.apiUrl } } },
+			});
+		}
+
+		test('a good key: success', async () => {
+			const result = await testCredential('dexEmulatorCred01', 'Document Extraction (local emulator)', SEEDED_KEYS.readWrite);
+			expect(result.status).toBe('OK');
+		});
+
+		test('an unknown key: a failure that says the key was rejected', async () => {
+			const result = await testCredential(BAD_KEY_CREDENTIAL.id, BAD_KEY_CREDENTIAL.name, UNKNOWN_KEY);
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(/API key was rejected \(HTTP 401\)/);
+		});
+
+		test('an inactive key: a failure that says the key is inactive', async () => {
+			const result = await testCredential(INACTIVE_KEY_CREDENTIAL.id, INACTIVE_KEY_CREDENTIAL.name, SEEDED_KEYS.inactive);
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(/inactive \(HTTP 403\)/);
+		});
+	});
+
+	describe('trigger in a published workflow', () => {
+		test('each uploaded document starts one execution (File Processed), and no document comes twice', async () => {
+			const { emulator, n8n } = stack;
+			const workflow = await n8n.publicApi<{ active: boolean }>(`/workflows/${TRIGGER.id}`);
+			expect(workflow.active).toBe(true);
+			// The activation poll has read the file list: from here on every upload is new to the trigger.
+			await waitFor('the activation poll', () => (emulator.requests.some((entry) => entry.method === 'GET' && entry.path.endsWith('/files')) ? true : undefined), 60_000);
+
+			const uploaded: string[] = [];
+			const executionsWith = async (fileId: string) => {
+				const executions = await listExecutions(n8n, TRIGGER.id!);
+				const matching = executions.filter((execution) => execution.stoppedAt && triggeredFileIds([execution]).includes(fileId));
+				return matching.length ? matching : undefined;
+			};
+			const fileIdOf = (uploadId: string) => [...emulator.state.files.values()].find((file) => file.uploadId === uploadId && file.status === 'processed')?.fileId;
+
+			// One at a time: each document its own execution.
+			for (let index = 1; index <= 3; index++) {
+				const uploadId = await uploadToEmulator(emulator, SEEDED_KEYS.readWrite, `receipt-e2e-${index}.txt`, Buffer.from(`Document Type: Receipt\nReceipt Number: R-E2E-${index}\nTotal: ${index}0.00\n`));
+				const fileId = await waitFor(`document ${index} processed`, () => fileIdOf(uploadId), 30_000);
+				const executions = await waitFor(`an execution for document ${index}`, () => executionsWith(fileId), 60_000, 1000);
+				expect(executions).toHaveLength(1);
+				expect(executionOutput(executions[0], TRIGGER_NODE).map((item) => item.fileId)).toEqual([fileId]);
+				uploaded.push(fileId);
+			}
+			// Two at once: both come, in one execution or two.
+			const pair = await Promise.all(
+				[4, 5].map((index) => uploadToEmulator(emulator, SEEDED_KEYS.readWrite, `receipt-e2e-${index}.txt`, Buffer.from(`Document Type: Receipt\nReceipt Number: R-E2E-${index}\nTotal: ${index}0.00\n`))),
+			);
+			for (const uploadId of pair) {
+				const fileId = await waitFor('the pair processed', () => fileIdOf(uploadId), 30_000);
+				await waitFor('an execution for the pair', () => executionsWith(fileId), 60_000, 1000);
+				uploaded.push(fileId);
+			}
+
+			// Two more polls with nothing new: still one emission per document.
+			const pollsBefore = emulator.requests.filter((entry) => entry.method === 'GET' && entry.path.endsWith('/files')).length;
+			await waitFor('two more polls', () => (emulator.requests.filter((entry) => entry.method === 'GET' && entry.path.endsWith('/files')).length >= pollsBefore + 2 ? true : undefined), 60_000, 1000);
+			const executions = await listExecutions(n8n, TRIGGER.id!);
+			const emitted = triggeredFileIds(executions);
+			expect([...emitted].sort()).toEqual([...uploaded].sort());
+			expect(executions.length).toBeGreaterThanOrEqual(4);
+			expect(executions.length).toBeLessThanOrEqual(5);
+			for (const execution of executions) {
+				expect(execution.status).toBe('success');
+				expect(execution.mode).toBe('trigger');
+				// The trigger added the extracted values (Include Extracted Values in the example).
+				for (const item of executionOutput(execution, TRIGGER_NODE)) expect(item.values).toMatchObject({ 'Receipt Number': expect.stringMatching(/^R-E2E-\d$/) });
+			}
+			// The workflow's second node reported each document "completed", once.
+			for (const fileId of uploaded) {
+				expect(emulator.state.files.get(fileId)?.exportInfo).toMatchObject({ integrationExportStatus: 'completed' });
+			}
+			const reports = emulator.requests.filter((entry) => entry.method === 'PATCH' && entry.host === 'api');
+			expect(reports.map((entry) => entry.path.split('/').pop()).sort()).toEqual([...uploaded].sort());
+		});
+	});
+
+	describe('binary data in filesystem mode', () => {
+		test('a 300 MB document read from disk is uploaded in 10 MB parts and its values come back; peak memory is recorded', async () => {
+			const { emulator, n8n } = stack;
+			expect(fs.statSync(largeFile).size).toBe(LARGE_FILE_BYTES);
+			const peakAtStart = n8n.peakRssBytes();
+			// Reset the process's peak resident size (VmHWM) so that the peak read afterwards is the run's own.
+			const peakReset = resetPeakRss(n8n.pid);
+			const residentBefore = residentBytes(n8n.pid);
+			const firstRequest = emulator.requests.length ? emulator.requests[emulator.requests.length - 1].sequence : 0;
+
+			const executionId = await runWorkflow(n8n, 'dexE2eLargeUpld1', 'Start');
+			const execution = await waitForExecution(n8n, executionId, 600_000);
+			const peakDuringRun = n8n.peakRssBytes();
+			expect(execution.data?.resultData.error).toBeUndefined();
+			expect(execution.status).toBe('success');
+
+			const [item, ...rest] = executionOutput(execution, 'Upload in parts');
+			expect(rest).toHaveLength(0);
+			expect(item).toMatchObject({ fileName: 'large-invoice.txt', fileSize: LARGE_FILE_BYTES, status: 'processed', values: INVOICE_EXPECTED });
+
+			const requests = emulator.requests.filter((entry) => entry.sequence > firstRequest);
+			const apiCalls = requests.filter((entry) => entry.host === 'api').map((entry) => `${entry.method} ${entry.path.replace(/^\/prod\/v1/, '')}`);
+			expect(apiCalls.filter((call) => call.startsWith('POST /files/upload'))).toEqual(['POST /files/upload/multipart', 'POST /files/upload/multipart/complete']);
+			const parts = requests.filter((entry) => entry.host === 'storage' && entry.method === 'PUT');
+			expect(parts).toHaveLength(LARGE_FILE_BYTES / PART_SIZE_BYTES);
+			expect(parts.every((entry) => entry.status === 200)).toBe(true);
+			expect(parts.reduce((sum, entry) => sum + entry.bodyBytes, 0)).toBe(LARGE_FILE_BYTES);
+
+			// n8n kept the file's binary data on disk (filesystem mode): one stored file of its full size.
+			const stored = filesUnder(path.join(stack.userFolder, '.n8n', 'storage')).filter((file) => fs.statSync(file).size === LARGE_FILE_BYTES);
+			expect(stored).toHaveLength(1);
+
+			console.log(
+				`300 MB upload through n8n: ${(executionMs(execution) / 1000).toFixed(1)} s, ${parts.length} parts of ${megabytes(PART_SIZE_BYTES)}; ` +
+					`n8n peak RSS since start ${megabytes(peakAtStart)}` +
+					`, RSS before the run ${megabytes(residentBefore)}` +
+					(peakReset ? `, peak RSS during the run ${megabytes(peakDuringRun)}` : `, peak RSS after the run ${megabytes(peakDuringRun)} (the peak could not be reset)`),
+			);
+		});
+	});
+});
