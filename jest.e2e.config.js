@@ -15,4 +15,5 @@ module.exports = {
   maxWorkers: 1,
   testTimeout: 15 * 60 * 1000,
   verbose: true,
+  reporters: ['default', '<rootDir>/test/e2e/summary-reporter.js'],
 };
