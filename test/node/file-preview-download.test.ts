@@ -52,6 +52,18 @@ describe('File > Get Preview URL', () => {
 		expect(Buffer.from(await fetched.arrayBuffer()).equals(pdf)).toBe(true);
 	});
 
+	it('repeats the preview request after a 503: it only reads, so no Idempotency-Key is needed', async () => {
+		emulator.faults.failNext({ method: 'POST', path: '/files/preview', status: 503 });
+
+		const { items, error } = await runFileOperation(emulator, 'getPreviewUrl', { fileId: byId(file.fileId) });
+
+		expect(error).toBeUndefined();
+		expect(items[0].json.signedUrl).toEqual(expect.stringContaining(emulator.storageUrl));
+		const posts = requestsTo(emulator, 'api', 'POST', /\/files\/preview$/);
+		expect(posts.map((entry) => entry.status)).toEqual([503, 200]);
+		for (const entry of posts) expect(entry.headers['idempotency-key']).toBeUndefined();
+	});
+
 	it('says which file was not found', async () => {
 		const missing = randomUUID();
 		const { error } = await runFileOperation(emulator, 'getPreviewUrl', { fileId: byId(missing) });

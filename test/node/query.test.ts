@@ -143,6 +143,21 @@ describe('Query > Execute', () => {
 		expect(apiCalls(emulator)).toEqual(['POST /query/execute']);
 	});
 
+	it('is repeated after a 503 or a lost connection: a POST that only reads, without an Idempotency-Key', async () => {
+		const selectFiles = { selectedFields: [{ field: 'fileName', alias: 'file' }], orderBy: [{ field: 'createdAt' }] };
+		emulator.faults.failNext({ method: 'POST', path: '/query/execute', status: 503 });
+		emulator.faults.resetConnectionNext({ method: 'POST', path: '/query/execute' });
+
+		const { items, error } = await query(selectFiles);
+
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json.file)).toEqual(['a-1.txt', 'a-2.txt', 'g-1.txt', 'i-1.txt', 'receipt.txt']);
+		const posts = emulator.requests.filter((entry) => entry.host === 'api' && entry.path.endsWith('/query/execute'));
+		// The reset is matched first (status 0), then the 503, then the answer.
+		expect(posts.map((entry) => entry.status)).toEqual([0, 503, 200]);
+		for (const entry of posts) expect(entry.headers['idempotency-key']).toBeUndefined();
+	});
+
 	it('a reply carrying errors[] fails the item, listing each error with its pointer', async () => {
 		const { items, error } = await query({
 			filters: [{ field: 'Total Amount', operator: 'between', value: 1 }],

@@ -34,6 +34,12 @@ export interface ApiRequest {
 	 * idempotencyKey() so every retry of the call sends the same key.
 	 */
 	idempotencyKey?: string;
+	/**
+	 * The call only reads, although its method is POST (the API answers it fresh every time and
+	 * ignores Idempotency-Key, e.g. query execution and preview links): repeated after a 5xx or
+	 * network error like a GET.
+	 */
+	safeToRepeat?: boolean;
 	/** The item the call is for: named in errors and used to read the item's options. */
 	itemIndex?: number;
 	/** Overrides of the retry policy (otherwise defaults plus the node's Max Rate-Limit Wait). */
@@ -89,9 +95,16 @@ function parseBody(raw: RawResponse): unknown {
 	return body;
 }
 
-/** Safe to repeat after a 5xx or a lost connection: reads, and writes that carry a key. */
+/**
+ * Safe to repeat after a 5xx or a lost connection: reads (by method or marked safeToRepeat), and
+ * writes that carry a key.
+ */
 function isRetrySafe(request: ApiRequest): boolean {
-	return ['GET', 'HEAD', 'OPTIONS'].includes(request.method) || Boolean(request.idempotencyKey);
+	return (
+		['GET', 'HEAD', 'OPTIONS'].includes(request.method) ||
+		Boolean(request.safeToRepeat) ||
+		Boolean(request.idempotencyKey)
+	);
 }
 
 /**

@@ -73,6 +73,7 @@ export async function createPreviewUrl(
 		method: 'POST',
 		path: '/files/preview',
 		body: { s3Path },
+		safeToRepeat: true,
 		itemIndex,
 	});
 	if (typeof body.signedUrl !== 'string' || body.signedUrl === '') {

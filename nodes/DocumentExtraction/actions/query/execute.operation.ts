@@ -204,6 +204,7 @@ export async function execute(
 				queryConfig,
 				options: { limit: requested, offset, ...(options.skipCache ? { skipCache: true } : {}) },
 			},
+			safeToRepeat: true,
 			itemIndex,
 		});
 		const answer = readPage(body);
