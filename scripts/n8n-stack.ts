@@ -154,8 +154,8 @@ export interface Stack extends PreparedFolder {
 
 export interface StackOptions extends PrepareOptions {
 	emulator?: EmulatorOptions;
-	/** Workflows to import instead of the examples. */
-	workflows?: WorkflowJson[];
+	/** Workflows to import instead of the examples (or a function of the emulator's address that gives them). */
+	workflows?: WorkflowJson[] | ((emulatorApiUrl: string) => WorkflowJson[]);
 	/** Credentials to import besides the emulator credential and the baseline's header credential, given the emulator's address. */
 	credentials?: (emulatorApiUrl: string) => object[];
 	/** Ids of imported workflows to publish before n8n starts (active from its start). */
@@ -169,7 +169,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 	const emulator = await startEmulator({ processingDelayMs: 300, ...options.emulator });
 	let n8n: N8nInstance | undefined;
 	try {
-		await importCredentialsAndWorkflows(prepared.cli, emulator, options.workflows, options.credentials?.(emulator.apiUrl));
+		const workflows = typeof options.workflows === 'function' ? options.workflows(emulator.apiUrl) : options.workflows;
+		await importCredentialsAndWorkflows(prepared.cli, emulator, workflows, options.credentials?.(emulator.apiUrl));
 		for (const id of options.publish ?? []) await prepared.cli.publishWorkflow(id);
 		n8n = await startN8n({
 			...options.n8n,
