@@ -1,7 +1,6 @@
 /**
  * Runs `task(0)` … `task(count - 1)` with at most `limit` of them running at once, starting them
- * in index order. `slot` (0 … limit - 1) names the lane a task runs in: a task may keep a
- * resource per lane (a part buffer) because no two tasks share a lane at the same time.
+ * in index order.
  *
  * After a task fails, or once `stopped()` answers true, no further task starts; the running
  * ones are awaited, then the failure of the lowest index is thrown. Nothing is left running.
@@ -9,23 +8,23 @@
 export async function forEachConcurrently(
 	count: number,
 	limit: number,
-	task: (index: number, slot: number) => Promise<void>,
+	task: (index: number) => Promise<void>,
 	stopped: () => boolean = () => false,
 ): Promise<void> {
 	const failures: Array<{ index: number; error: unknown }> = [];
 	let next = 0;
-	const lane = async (slot: number): Promise<void> => {
+	const lane = async (): Promise<void> => {
 		while (next < count && failures.length === 0 && !stopped()) {
 			const index = next++;
 			try {
-				await task(index, slot);
+				await task(index);
 			} catch (error) {
 				failures.push({ index, error });
 			}
 		}
 	};
 	const lanes = Math.max(1, Math.min(Math.floor(limit) || 1, count));
-	await Promise.all(Array.from({ length: lanes }, async (_, slot) => await lane(slot)));
+	await Promise.all(Array.from({ length: lanes }, async () => await lane()));
 	if (failures.length > 0) {
 		failures.sort((left, right) => left.index - right.index);
 		throw failures[0].error;

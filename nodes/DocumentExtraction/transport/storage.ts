@@ -163,6 +163,10 @@ export async function putToStorage(
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			encoding: 'text',
+			// Following redirects keeps every byte written (to replay the body on a redirect), so a
+			// streamed file would end up whole in memory; a presigned URL is signed for its own host
+			// and never redirects a PUT anywhere useful.
+			disableFollowRedirect: true,
 		};
 
 		let raw: RawResponse;

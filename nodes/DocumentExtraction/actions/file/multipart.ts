@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { BinarySource } from '../../helpers/binary';
+import type { BinarySource, RangeReader } from '../../helpers/binary';
 import { forEachConcurrently } from '../../helpers/concurrency';
 import { apiRequest, idempotencyKey, putToStorage, unexpectedResponse } from '../../transport';
 
@@ -91,6 +91,78 @@ function planParts(
 	return parts;
 }
 
+interface FedPart {
+	bytes: Buffer;
+	/** Gives the part's buffer back for a later part; call it once the part is sent (or failed). */
+	release: () => void;
+}
+
+/**
+ * Reads the parts in order, one part ahead of the lanes that send them, into a pool of
+ * `lanes + 1` reused buffers (none when the reader slices a buffer held in memory). The read-ahead
+ * keeps a lane from waiting for its next part to be read; memory stays (lanes + 1) x part size.
+ */
+function partFeed(
+	reader: RangeReader,
+	parts: PlannedPart[],
+	lanes: number,
+	ownBuffers: boolean,
+): { take: (index: number) => Promise<FedPart> } {
+	const bufferSize = Math.max(...parts.map((part) => part.size));
+	const free: Buffer[] = [];
+	const waiting: Array<(buffer: Buffer) => void> = [];
+	let allocated = 0;
+	const acquire = async (): Promise<Buffer | undefined> => {
+		if (!ownBuffers) return undefined;
+		const buffer = free.pop();
+		if (buffer) return buffer;
+		if (allocated <= lanes) {
+			allocated++;
+			return Buffer.allocUnsafeSlow(bufferSize);
+		}
+		return await new Promise<Buffer>((resolve) => waiting.push(resolve));
+	};
+	const release = (buffer: Buffer | undefined) => {
+		if (!buffer) return;
+		const next = waiting.shift();
+		if (next) next(buffer);
+		else free.push(buffer);
+	};
+
+	const reads: Array<Promise<{ bytes: Buffer; buffer?: Buffer }>> = [];
+	let previous: Promise<unknown> = Promise.resolve();
+	const startRead = (index: number) => {
+		const part = parts[index];
+		reads[index] = previous.then(async () => {
+			const buffer = await acquire();
+			let bytes: Buffer | undefined;
+			try {
+				bytes = await reader.read(part.start, part.size, buffer);
+				return { bytes, buffer };
+			} finally {
+				if (!bytes) release(buffer);
+			}
+		});
+		previous = reads[index].catch(() => undefined);
+	};
+
+	return {
+		async take(index) {
+			for (let next = reads.length; next <= Math.min(index + 1, parts.length - 1); next++) startRead(next);
+			const { bytes, buffer } = await reads[index];
+			let released = false;
+			return {
+				bytes,
+				release: () => {
+					if (released) return;
+					released = true;
+					release(buffer);
+				},
+			};
+		},
+	};
+}
+
 /** What the part's error said, plus which upload it belongs to and what to do. */
 function partFailure(
 	context: IExecuteFunctions,
@@ -115,8 +187,8 @@ function partFailure(
 
 /**
  * Sends a binary in parts with bounded concurrency. Parts are read in order from n8n's binary
- * storage into one buffer per concurrent lane (memory: part size x concurrency), or sliced from
- * the item's buffer in memory mode. Each part is retried on a network error or 5xx while its URL
+ * storage into reused buffers, one part ahead of the sending (memory: part size x (concurrency
+ * + 1)), or sliced from the item's buffer in memory mode. Each part is retried on a network error or 5xx while its URL
  * is valid. Initiation and completion carry Idempotency-Keys, so retries (by the transport or by
  * n8n's Retry On Fail) never create a second document.
  *
@@ -149,10 +221,9 @@ export async function multipartUpload(
 	const uploadId = typeof initiation.uploadId === 'string' ? initiation.uploadId : multipartId;
 	const parts = planParts(this, initiation, source.fileSize, itemIndex);
 	const validUntil = startedAt + PART_URL_LIFETIME_MS;
-	const largestPart = Math.max(...parts.map((part) => part.size));
 
 	const reader = source.openRanges();
-	const laneBuffers: Buffer[] = [];
+	const feed = partFeed(reader, parts, settings.concurrency, source.binaryDataId !== undefined);
 	const eTags: string[] = new Array<string>(parts.length);
 	let sent = 0;
 	const cancelSignal = this.getExecutionCancelSignal();
@@ -160,14 +231,13 @@ export async function multipartUpload(
 		await forEachConcurrently(
 			parts.length,
 			settings.concurrency,
-			async (index, lane) => {
+			async (index) => {
 				const part = parts[index];
 				const label = `part ${part.partNumber} of ${parts.length} of ${request.fileLabel} (upload ID ${uploadId})`;
+				let fed: FedPart | undefined;
 				try {
-					const buffer = source.binaryDataId
-						? (laneBuffers[lane] ??= Buffer.allocUnsafeSlow(largestPart))
-						: undefined;
-					const bytes = await reader.read(part.start, part.size, buffer);
+					fed = await feed.take(index);
+					const bytes = fed.bytes;
 					const result = await putToStorage.call(
 						this,
 						part.url,
@@ -192,6 +262,8 @@ export async function multipartUpload(
 						startedAt,
 						itemIndex,
 					});
+				} finally {
+					fed?.release();
 				}
 			},
 			() => cancelSignal?.aborted === true,
