@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { withCredentialsReadOnce } from '../DocumentExtraction/transport';
 import { triggerProperties } from './description';
 import { getFileClasses } from './methods';
 import { pollDocuments } from './poll';
@@ -34,6 +35,6 @@ export class DocumentExtractionTrigger implements INodeType {
 	methods = { loadOptions: { getFileClasses } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await pollDocuments.call(this);
+		return await withCredentialsReadOnce(this, async () => await pollDocuments.call(this));
 	}
 }

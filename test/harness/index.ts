@@ -32,8 +32,8 @@ export type {
 export type { LogLine } from './logger';
 export { listSearch, loadOptions } from './methods';
 export type { NodeMethodOptions } from './methods';
-export { DEFAULT_TRIGGER_NAME, pollTrigger } from './poll';
-export type { PollTriggerOptions, PollTriggerResult, StaticDataHost } from './poll';
+export { DEFAULT_TRIGGER_NAME, activatePollTrigger, pollTrigger } from './poll';
+export type { ActivePollTrigger, PollTriggerOptions, PollTriggerResult, StaticDataHost } from './poll';
 export { REPO_ROOT, STAND_IN_NODE_TYPES, loadPackage } from './registry';
 export type { LoadedPackage } from './registry';
 export { openSession } from './session';

@@ -6,6 +6,8 @@
  *   starting at the trigger; n8n does not save static data of manual executions.
  * The node's static data goes in and comes out, so a test carries it from poll to poll the way
  * n8n keeps it between polls.
+ * activatePollTrigger(): an active workflow's trigger polled several times in one PollContext,
+ * as n8n keeps one context for the whole activation.
  */
 import './container';
 
@@ -73,7 +75,19 @@ export interface PollTriggerResult {
 
 export const DEFAULT_TRIGGER_NAME = 'Trigger under test';
 
-async function pollAsActiveWorkflow(options: PollTriggerOptions): Promise<PollTriggerResult> {
+/**
+ * An active workflow's trigger: one PollContext for the whole activation, as n8n's
+ * ActiveWorkflows keeps it, polled as often as the test likes.
+ */
+export interface ActivePollTrigger {
+	/** One poll in the activation's context; static data carries over from the previous poll. */
+	poll(): Promise<PollTriggerResult>;
+	/** Replaces the stored credentials, as a user editing a credential while the workflow is active. */
+	setCredentials(credentials: Record<string, ICredentialDataDecryptedObject>): void;
+}
+
+/** Activates a polling trigger (mode 'trigger' only); see PollTriggerOptions and ActivePollTrigger. */
+export async function activatePollTrigger(options: PollTriggerOptions): Promise<ActivePollTrigger> {
 	const session = await openSession(options);
 	const { credentialsHelper, nodeTypes, mainPackage } = session;
 	const credentials = options.credentials ?? {};
@@ -148,20 +162,33 @@ async function pollAsActiveWorkflow(options: PollTriggerOptions): Promise<PollTr
 			: () => workflow.getStaticData('node', node),
 		options.pollBudgetMs === undefined ? undefined : () => options.pollBudgetMs as number,
 	);
+	const pollOnce = Container.get(PollTriggerExecutor).create(workflow, node, pollContext, () => true);
 
-	const logStart = harnessLogger.lines.length;
-	const executor = Container.get(PollTriggerExecutor);
-	await executor.create(workflow, node, pollContext, () => true)(false);
-
-	const staticData =
-		host === 'in-memory' ? deepCopy(workflow.getStaticData('node', node)) : deepCopy(committed);
 	return {
-		items: (emitted as INodeExecutionData[][] | null)?.[0] ?? [],
-		outputs: emitted,
-		staticData,
-		error: emitError,
-		logs: harnessLogger.lines.slice(logStart),
+		async poll() {
+			emitted = null;
+			emitError = undefined;
+			const logStart = harnessLogger.lines.length;
+			await pollOnce(false);
+
+			const staticData =
+				host === 'in-memory' ? deepCopy(workflow.getStaticData('node', node)) : deepCopy(committed);
+			return {
+				items: (emitted as INodeExecutionData[][] | null)?.[0] ?? [],
+				outputs: emitted,
+				staticData,
+				error: emitError,
+				logs: harnessLogger.lines.slice(logStart),
+			};
+		},
+		setCredentials(next) {
+			credentialsHelper.setCredentials(next);
+		},
 	};
+}
+
+async function pollAsActiveWorkflow(options: PollTriggerOptions): Promise<PollTriggerResult> {
+	return await (await activatePollTrigger(options)).poll();
 }
 
 async function pollManually(options: PollTriggerOptions): Promise<PollTriggerResult> {

@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { Emulator } from '../emulator';
 import { INVOICE_FILE_NAME, RECEIPT_FILE_NAME, invoiceText, receiptText } from '../fixtures/documents';
-import { createBinaryItem, runNode } from '../harness';
+import { HarnessCredentialsHelper, createBinaryItem, runNode } from '../harness';
 import { SEEDED_KEYS, credentialsFor, packageOptions, requestsTo, startTestEmulator } from './support';
 
 let emulator: Emulator;
@@ -195,6 +195,26 @@ describe('retries', () => {
 		);
 		expect(keys).toHaveLength(2);
 		expect(keys[0]).not.toBe(keys[1]);
+	});
+});
+
+describe('credential', () => {
+	afterEach(() => {
+		jest.restoreAllMocks();
+	});
+
+	it('is read once per item, not once per request', async () => {
+		const reads = jest.spyOn(HarnessCredentialsHelper.prototype, 'getDecrypted');
+
+		const { items, error } = await run(uploadParameters(), {
+			inputItems: [await textItem(), await textItem(RECEIPT_FILE_NAME, receiptText())],
+		});
+
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json.status)).toEqual(['processed', 'processed']);
+		// Each item: the upload request, then at least one status request while waiting.
+		expect(requestsTo(emulator, 'api').length).toBeGreaterThanOrEqual(4);
+		expect(reads).toHaveBeenCalledTimes(2);
 	});
 });
 

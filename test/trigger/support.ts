@@ -6,8 +6,8 @@
 import type { IDataObject, INodeExecutionData, INodeParameters, INodePropertyOptions } from 'n8n-workflow';
 
 import type { Emulator, EmulatorOptions, RequestLogEntry } from '../emulator';
-import type { PollTriggerResult, StaticDataHost } from '../harness';
-import { loadOptions, pollTrigger } from '../harness';
+import type { ActivePollTrigger, PollTriggerResult, StaticDataHost } from '../harness';
+import { activatePollTrigger, loadOptions, pollTrigger } from '../harness';
 import { SEEDED_KEYS, credentialsFor, packageOptions, startTestEmulator } from '../node/support';
 
 export { SEEDED_KEYS, credentialsFor, startTestEmulator };
@@ -31,6 +31,19 @@ export async function triggerLoadOptions(emulator: Emulator, method: string): Pr
 		...(await triggerPackage()),
 		type: TRIGGER_TYPE,
 		method,
+		credentials: credentialsFor(emulator),
+	});
+}
+
+/**
+ * The trigger activated once and polled in one poll context, as n8n does for an active workflow
+ * (ActiveTrigger below starts a fresh context for each poll and carries the static data itself).
+ */
+export async function activateTrigger(emulator: Emulator, parameters: INodeParameters): Promise<ActivePollTrigger> {
+	return await activatePollTrigger({
+		...(await triggerPackage()),
+		type: TRIGGER_TYPE,
+		parameters,
 		credentials: credentialsFor(emulator),
 	});
 }

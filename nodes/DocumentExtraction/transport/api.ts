@@ -4,9 +4,10 @@ import type {
 	IHttpRequestOptions,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
-import { API_PATH_PREFIX, BaseUrlError, resolveBaseUrl } from '../../../credentials/hosts';
+import { API_PATH_PREFIX } from '../../../credentials/hosts';
+import { CREDENTIAL_TYPE, connectionFor } from './connection';
 import type { ApiContext } from './context';
 import { pause } from './context';
 import { buildApiError, buildNetworkError } from './errors';
@@ -19,8 +20,6 @@ import {
 	retryAfterSeconds,
 	retryPolicyFor,
 } from './retry';
-
-export const CREDENTIAL_TYPE = 'documentExtractionApi';
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -60,26 +59,6 @@ interface RawResponse {
 	statusMessage?: string;
 }
 
-interface Connection {
-	baseUrl: string;
-	secrets: string[];
-}
-
-async function connection(context: ApiContext, itemIndex?: number): Promise<Connection> {
-	const credentials = await context.getCredentials(CREDENTIAL_TYPE, itemIndex);
-	try {
-		return {
-			baseUrl: resolveBaseUrl(credentials),
-			secrets: typeof credentials.apiKey === 'string' ? [credentials.apiKey] : [],
-		};
-	} catch (error) {
-		if (error instanceof BaseUrlError) {
-			throw new NodeOperationError(context.getNode(), error.message, { itemIndex });
-		}
-		throw new NodeOperationError(context.getNode(), error as Error, { itemIndex });
-	}
-}
-
 function parseBody(raw: RawResponse): unknown {
 	const { body } = raw;
 	if (typeof body !== 'string') return body;
@@ -112,12 +91,14 @@ function isRetrySafe(request: ApiRequest): boolean {
  * JSON and problem+json, waits out 429s within the node's Max Rate-Limit Wait, repeats retry-safe
  * requests after 5xx and network errors with exponential backoff and jitter, and turns every
  * failure into a NodeApiError a person can act on (never containing the API key).
+ * The host and the key come from one read of the credential (see connection.ts), which n8n's
+ * helper is given instead of reading it again.
  */
 export async function apiRequestWithResponse(
 	this: ApiContext,
 	request: ApiRequest,
 ): Promise<ApiResponse> {
-	const { baseUrl, secrets } = await connection(this, request.itemIndex);
+	const { baseUrl, secrets, credentials } = await connectionFor(this, request.itemIndex);
 	const policy = retryPolicyFor(this, request.itemIndex, request.retry);
 	const path = `${API_PATH_PREFIX}${request.path}`;
 	const url = `${baseUrl}${path}`;
@@ -149,6 +130,7 @@ export async function apiRequestWithResponse(
 				this,
 				CREDENTIAL_TYPE,
 				options,
+				{ credentialsDecrypted: credentials },
 			)) as RawResponse;
 		} catch (error) {
 			if (isTransientNetworkError(error) && isRetrySafe(request)) {

@@ -4,9 +4,9 @@
  */
 export type { ApiContext } from './context';
 export { isExecuteContext, pause, readParameter } from './context';
+export { CREDENTIAL_TYPE, withCredentialsReadOnce } from './connection';
 export type { ApiRequest, ApiResponse, PageOf, PaginationOptions } from './api';
 export {
-	CREDENTIAL_TYPE,
 	apiRequest,
 	apiRequestAllItems,
 	apiRequestWithResponse,
