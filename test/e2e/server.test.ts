@@ -240,6 +240,10 @@ describe('the package under n8n start', () => {
 		});
 	});
 
+	test('no n8n process tried to reach anything but 127.0.0.1', () => {
+		expect(stack.n8n.outboundAttempts()).toEqual([]);
+	});
+
 	describe('binary data in filesystem mode', () => {
 		test('a 300 MB document read from disk is uploaded in 10 MB parts and its values come back; peak memory is recorded', async () => {
 			const { emulator, n8n } = stack;

@@ -1,0 +1,129 @@
+/**
+ * `npm run screenshots`: pictures of the editor as a person sees it, taken by a real browser
+ * (Debian's chromium, driven headless by playwright-core) from the real n8n with this package:
+ *   docs/screenshots/node-parameters.png     the Document Extraction node's parameter panel
+ *   docs/screenshots/credential.png          the credential dialog
+ *   docs/screenshots/executed-workflow.png   an executed example workflow (folder extraction)
+ *   docs/screenshots/executed-node-output.png the node's output after that run
+ *
+ * Needs /usr/bin/chromium (`apt-get install -y chromium`); CHROMIUM=/path overrides it.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { chromium, type Page } from 'playwright-core';
+
+import { DEFAULT_OWNER } from './n8n-launcher';
+import { EMULATOR_CREDENTIAL_ID, REPOSITORY_ROOT, executionOutput, runWorkflow, startStack, waitForExecution } from './n8n-stack';
+
+const OUTPUT_DIR = path.join(REPOSITORY_ROOT, 'docs', 'screenshots');
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const DISK_WORKFLOW_ID = 'dexExDiskUpload1';
+const NODE_NAME = 'Upload, wait and read values';
+
+// The flags this machine needs (see the machine notes): no sandbox as root, no background connections.
+const CHROMIUM_ARGS = [
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+
+function say(line: string): void {
+	process.stdout.write(`${line}\n`);
+}
+
+async function signIn(page: Page, url: string): Promise<void> {
+	await page.goto(`${url}/signin`);
+	await page.getByLabel(/email/i).fill(DEFAULT_OWNER.email);
+	await page.getByLabel(/password/i).fill(DEFAULT_OWNER.password);
+	await page.getByRole('button', { name: /sign in/i }).click();
+	await page.waitForURL((target) => !target.pathname.startsWith('/signin'), { timeout: 30_000 });
+}
+
+/** Closes toasts and pop-ups the editor shows on first visits, so they do not cover the picture. */
+async function dismissPopups(page: Page): Promise<void> {
+	for (const selector of ['.el-notification__closeBtn', '[data-test-id="close-button"]']) {
+		for (const element of await page.locator(selector).all()) await element.click({ timeout: 1000 }).catch(() => undefined);
+	}
+}
+
+async function shoot(page: Page, name: string): Promise<string> {
+	await page.waitForTimeout(800);
+	const file = path.join(OUTPUT_DIR, name);
+	await page.screenshot({ path: file });
+	say(`  ${path.relative(REPOSITORY_ROOT, file)}`);
+	return file;
+}
+
+async function main(): Promise<void> {
+	if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: apt-get update && apt-get install -y chromium`);
+	fs.mkdirSync(OUTPUT_DIR, { recursive: true });
+	say('Starting n8n with the package, the emulator and the examples...');
+	const stack = await startStack({ log: () => undefined });
+	const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'dex-chromium-'));
+	try {
+		say('Running the folder extraction example...');
+		const executionId = await runWorkflow(stack.n8n, DISK_WORKFLOW_ID, 'Run the example');
+		const execution = await waitForExecution(stack.n8n, executionId);
+		if (execution.status !== 'success') throw new Error(`the example failed: ${JSON.stringify(execution.data?.resultData.error)}`);
+		say(`  execution ${executionId}: ${executionOutput(execution, NODE_NAME).length} items`);
+
+		const context = await chromium.launchPersistentContext(profile, {
+			executablePath: CHROMIUM,
+			headless: true,
+			args: CHROMIUM_ARGS,
+			viewport: { width: 1440, height: 900 },
+		});
+		try {
+			const page = context.pages()[0] ?? (await context.newPage());
+			await signIn(page, stack.n8n.url);
+			say('Taking screenshots:');
+
+			// The node's parameter panel, on the saved workflow.
+			await page.goto(`${stack.n8n.url}/workflow/${DISK_WORKFLOW_ID}`);
+			const node = page.locator(`[data-test-id="canvas-node"][data-node-name="${NODE_NAME}"], [data-name="${NODE_NAME}"]`).first();
+			await node.waitFor({ timeout: 30_000 });
+			await dismissPopups(page);
+			await node.dblclick();
+			await page.locator('[data-test-id="ndv"], .ndv-wrapper').first().waitFor({ timeout: 30_000 });
+			await shoot(page, 'node-parameters.png');
+			await page.keyboard.press('Escape');
+
+			// The credential dialog.
+			await page.goto(`${stack.n8n.url}/home/credentials/${EMULATOR_CREDENTIAL_ID}`);
+			await page.locator('[data-test-id="editCredential-modal"], .el-dialog').first().waitFor({ timeout: 30_000 });
+			await dismissPopups(page);
+			await shoot(page, 'credential.png');
+			await page.keyboard.press('Escape');
+
+			// The executed example: the canvas of that execution, then the node's output.
+			await page.goto(`${stack.n8n.url}/workflow/${DISK_WORKFLOW_ID}/executions/${executionId}`);
+			const executedNode = page.locator(`[data-test-id="canvas-node"][data-node-name="${NODE_NAME}"], [data-name="${NODE_NAME}"]`).first();
+			await executedNode.waitFor({ timeout: 30_000 });
+			await dismissPopups(page);
+			await shoot(page, 'executed-workflow.png');
+
+			await executedNode.dblclick();
+			await page.locator('[data-test-id="ndv"], .ndv-wrapper').first().waitFor({ timeout: 30_000 });
+			// The output as JSON: the extracted values are readable there (the table is wide).
+			await page.getByText('JSON', { exact: true }).last().click();
+			await shoot(page, 'executed-node-output.png');
+		} finally {
+			await context.close();
+		}
+	} finally {
+		await stack.stop();
+		fs.rmSync(profile, { recursive: true, force: true });
+		fs.rmSync(stack.userFolder, { recursive: true, force: true });
+	}
+}
+
+main().catch((error: Error) => {
+	process.stderr.write(`${error.stack ?? error.message}\n`);
+	process.exitCode = 1;
+});
