@@ -14,7 +14,7 @@ import {
 	RECEIPT_EXPECTED,
 	RECEIPT_FILE_NAME,
 } from '../fixtures/documents';
-import { EXAMPLE_ZIP_FILE_NAME } from '../../scripts/example-documents';
+import { EXAMPLE_ZIP_FILE_NAME, staleExampleDocuments } from '../../scripts/example-documents';
 import { nodeOutput, outboundAttempts, type ExecutionOutput } from '../../scripts/n8n-launcher';
 import {
 	EMULATOR_CREDENTIAL_ID,
@@ -162,6 +162,10 @@ describe('example workflows through the n8n CLI (community package + emulator)',
 		expect(results.map((result) => result.fileId).sort()).toEqual([...fileIds].sort());
 		for (const result of results) expect(result).toEqual({ fileId: result.fileId, deleted: true });
 		expect(emulator.state.files.size).toBe(0);
+	});
+
+	test('examples/documents holds exactly what the fixtures generate (npx tsx scripts/example-documents.ts rewrites it)', async () => {
+		expect(await staleExampleDocuments()).toEqual([]);
 	});
 
 	test('no n8n process tried to reach anything but 127.0.0.1', () => {
