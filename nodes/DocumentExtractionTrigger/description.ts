@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { maxRateLimitWaitOption } from '../DocumentExtraction/descriptions/common';
+import { optionsCollection } from '../DocumentExtraction/descriptions/common';
 
 export const triggerProperties: INodeProperties[] = [
 	{
@@ -82,22 +82,14 @@ export const triggerProperties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [
-			{
-				displayName: 'Include Extracted Values',
-				name: 'includeValues',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to add the extracted values to each document, simplified to { field title: value } (tables as lists of row objects). Costs one more request per document.',
-			},
-			maxRateLimitWaitOption,
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Include Extracted Values',
+			name: 'includeValues',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to add the extracted values to each document, simplified to { field title: value } (tables as lists of row objects). Costs one more request per document.',
+		},
+	]),
 ];

@@ -5,23 +5,10 @@ import { Workflow } from 'n8n-workflow';
 
 import { BASE_URL_EXPRESSION, BaseUrlError, resolveBaseUrl } from '../../credentials/hosts';
 import type { HostCredentialFields } from '../../credentials/hosts';
-import type { Emulator } from '../emulator';
 import { testCredential } from '../harness';
-import { SEEDED_KEYS, packageOptions, requestsTo, startTestEmulator } from './support';
+import { SEEDED_KEYS, packageOptions, requestsTo, useEmulator } from './support';
 
-let emulator: Emulator;
-
-beforeAll(async () => {
-	emulator = await startTestEmulator();
-});
-
-afterAll(async () => {
-	await emulator.close();
-});
-
-beforeEach(() => {
-	emulator.requests.length = 0;
-});
+const emulator = useEmulator();
 
 async function test(data: Record<string, string>) {
 	return await testCredential('documentExtractionApi', data, await packageOptions());

@@ -1,21 +1,7 @@
-import type { Emulator } from '../emulator';
 import { apiCalls, runOperation } from './run-operation';
-import { startTestEmulator } from './support';
+import { useEmulator } from './support';
 
-let emulator: Emulator;
-
-beforeAll(async () => {
-	emulator = await startTestEmulator();
-});
-
-afterAll(async () => {
-	await emulator.close();
-});
-
-beforeEach(() => {
-	emulator.requests.length = 0;
-	emulator.faults.clear();
-});
+const emulator = useEmulator();
 
 const HEX_24 = /^[0-9a-f]{24}$/;
 

@@ -1,23 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
-import type { Emulator } from '../emulator';
 import { runFileOperation, seedFile, seedManyFiles, waitUntil } from './file-operations-support';
-import { SEEDED_KEYS, requestsTo, startTestEmulator } from './support';
+import { SEEDED_KEYS, requestsTo, useEmulator } from './support';
 
-let emulator: Emulator;
-
-beforeAll(async () => {
-	emulator = await startTestEmulator();
-});
-
-afterAll(async () => {
-	await emulator.close();
-});
-
-beforeEach(() => {
-	emulator.requests.length = 0;
-	emulator.faults.clear();
-});
+const emulator = useEmulator();
 
 function workspaceFileIds(): Set<string> {
 	return new Set([...emulator.state.files.values()].map((file) => file.fileId));

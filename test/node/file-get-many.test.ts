@@ -1,32 +1,21 @@
-import type { Emulator } from '../emulator';
 import { OffsetClock } from '../emulator';
 import { listSearch } from '../harness';
 import type { SeededFile } from './file-operations-support';
 import { runFileOperation, seedFile, seedManyFiles } from './file-operations-support';
-import { credentialsFor, packageOptions, requestsTo, startTestEmulator } from './support';
+import { credentialsFor, packageOptions, requestsTo, useEmulator } from './support';
 
-let emulator: Emulator;
 const clock = new OffsetClock();
+const emulator = useEmulator({ clock });
 let early: SeededFile;
 let late: SeededFile;
 let many: SeededFile[];
 
 beforeAll(async () => {
-	emulator = await startTestEmulator({ clock });
 	early = await seedFile(emulator, 'early-invoice.txt');
 	clock.advance(60 * 60 * 1000);
 	late = await seedFile(emulator, 'late-invoice.txt');
 	clock.advance(60 * 60 * 1000);
 	many = await seedManyFiles(emulator, 118);
-});
-
-afterAll(async () => {
-	await emulator.close();
-});
-
-beforeEach(() => {
-	emulator.requests.length = 0;
-	emulator.faults.clear();
 });
 
 const TOTAL = 120;

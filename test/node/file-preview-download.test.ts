@@ -1,29 +1,18 @@
 import { randomUUID } from 'node:crypto';
 
-import type { Emulator } from '../emulator';
 import { INVOICE_PDF_FILE_NAME, invoicePdf } from '../fixtures/documents';
 import { binaryFilePath, readBinary } from '../harness';
 import type { SeededFile } from './file-operations-support';
 import { byId, runFileOperation, seedFile, waitUntil } from './file-operations-support';
-import { SEEDED_KEYS, requestsTo, startTestEmulator } from './support';
+import { SEEDED_KEYS, requestsTo, useEmulator } from './support';
 
-let emulator: Emulator;
+const emulator = useEmulator();
 let pdf: Buffer;
 let file: SeededFile;
 
 beforeAll(async () => {
-	emulator = await startTestEmulator();
 	pdf = invoicePdf();
 	file = await seedFile(emulator, INVOICE_PDF_FILE_NAME, pdf, 'application/pdf');
-});
-
-afterAll(async () => {
-	await emulator.close();
-});
-
-beforeEach(() => {
-	emulator.requests.length = 0;
-	emulator.faults.clear();
 });
 
 describe('File > Get Preview URL', () => {

@@ -1,25 +1,15 @@
 import { randomUUID } from 'node:crypto';
 
-import type { Emulator } from '../emulator';
 import { call } from '../emulator/test-helpers';
 import { INVOICE_EXPECTED } from '../fixtures/documents';
 import type { SeededFile } from './file-operations-support';
 import { byId, runFileOperation, seedFile } from './file-operations-support';
-import { requestsTo, startTestEmulator } from './support';
+import { requestsTo, useEmulator } from './support';
 
-let emulator: Emulator;
+const emulator = useEmulator();
 let file: SeededFile;
 
-beforeAll(async () => {
-	emulator = await startTestEmulator();
-});
-
-afterAll(async () => {
-	await emulator.close();
-});
-
 beforeEach(async () => {
-	emulator.faults.clear();
 	file = await seedFile(emulator);
 	// Values changed by hand, so a rerun has something to restore.
 	const patch = await call(emulator, 'PATCH', `/files/${file.fileId}/values`, {

@@ -1,13 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Emulator } from '../emulator';
 import { SEED_IDS } from '../emulator';
 import { call, uploadAndGetFile } from '../emulator/test-helpers';
 import { receiptText } from '../fixtures/documents';
 import { apiCalls, runOperation } from './run-operation';
-import { startTestEmulator } from './support';
+import { useEmulator } from './support';
 
-let emulator: Emulator;
+const emulator = useEmulator();
 let folderId: string;
 
 function invoice(number: string, vendor: string, total: number): string {
@@ -22,7 +21,6 @@ function invoice(number: string, vendor: string, total: number): string {
 }
 
 beforeAll(async () => {
-	emulator = await startTestEmulator();
 	const folder = await call(emulator, 'POST', '/directories', { body: { name: 'Q1 invoices' } });
 	folderId = folder.body.directory.id;
 	// Uploaded one after the other, so createdAt orders them as listed.
@@ -31,14 +29,6 @@ beforeAll(async () => {
 	await uploadAndGetFile(emulator, 'g-1.txt', invoice('G-1', 'Globex', 50), { extra: { directoryId: folderId } });
 	await uploadAndGetFile(emulator, 'i-1.txt', invoice('I-1', 'Initech', 300));
 	await uploadAndGetFile(emulator, 'receipt.txt', receiptText());
-});
-
-afterAll(async () => {
-	await emulator.close();
-});
-
-beforeEach(() => {
-	emulator.requests.length = 0;
 });
 
 async function query(queryConfig: IDataObject, parameters: IDataObject = {}, options = {}) {

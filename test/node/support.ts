@@ -18,6 +18,30 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
 	return await startEmulator({ processingDelayMs: 0, ...options });
 }
 
+/**
+ * The emulator of a test file: started before its first test, closed after its last, its request
+ * log and pending faults cleared before each test. Call it at the top of the file, so its hooks run
+ * before the file's own (which may seed data):
+ *
+ *   const emulator = useEmulator();
+ *
+ * The object is filled in when the emulator has started (an Emulator is plain data and closures).
+ */
+export function useEmulator(options: EmulatorOptions = {}): Emulator {
+	const emulator = {} as Emulator;
+	beforeAll(async () => {
+		Object.assign(emulator, await startTestEmulator(options));
+	});
+	afterAll(async () => {
+		await emulator.close?.();
+	});
+	beforeEach(() => {
+		emulator.requests.length = 0;
+		emulator.faults.clear();
+	});
+	return emulator;
+}
+
 export function credentialsFor(
 	emulator: Emulator,
 	apiKey: string = SEEDED_KEYS.readWrite,

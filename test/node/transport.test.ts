@@ -3,22 +3,9 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { Emulator } from '../emulator';
 import { INVOICE_FILE_NAME, RECEIPT_FILE_NAME, invoiceText, receiptText } from '../fixtures/documents';
 import { HarnessCredentialsHelper, createBinaryItem, runNode } from '../harness';
-import { SEEDED_KEYS, credentialsFor, packageOptions, requestsTo, startTestEmulator } from './support';
+import { SEEDED_KEYS, credentialsFor, packageOptions, requestsTo, startTestEmulator, useEmulator } from './support';
 
-let emulator: Emulator;
-
-beforeAll(async () => {
-	emulator = await startTestEmulator();
-});
-
-afterAll(async () => {
-	await emulator.close();
-});
-
-beforeEach(() => {
-	emulator.requests.length = 0;
-	emulator.faults.clear();
-});
+const emulator = useEmulator();
 
 const UNKNOWN_FILE_ID = '3f2b6c1e-8a4d-4c1f-9e2a-5b7d9c0e1f23';
 

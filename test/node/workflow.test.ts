@@ -1,21 +1,8 @@
-import type { Emulator } from '../emulator';
 import { SEED_IDS } from '../emulator';
 import { apiCalls, runOperation } from './run-operation';
-import { startTestEmulator } from './support';
+import { useEmulator } from './support';
 
-let emulator: Emulator;
-
-beforeAll(async () => {
-	emulator = await startTestEmulator();
-});
-
-afterAll(async () => {
-	await emulator.close();
-});
-
-beforeEach(() => {
-	emulator.requests.length = 0;
-});
+const emulator = useEmulator();
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 

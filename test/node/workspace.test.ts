@@ -1,21 +1,8 @@
-import type { Emulator } from '../emulator';
 import { SEED_IDS } from '../emulator';
 import { apiCalls, runOperation } from './run-operation';
-import { SEEDED_KEYS, startTestEmulator } from './support';
+import { SEEDED_KEYS, useEmulator } from './support';
 
-let emulator: Emulator;
-
-beforeAll(async () => {
-	emulator = await startTestEmulator();
-});
-
-afterAll(async () => {
-	await emulator.close();
-});
-
-beforeEach(() => {
-	emulator.requests.length = 0;
-});
+const emulator = useEmulator();
 
 describe('Workspace > Get Subscription', () => {
 	it('outputs the subscription of the key\'s workspace as one item', async () => {

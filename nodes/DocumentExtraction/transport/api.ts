@@ -110,6 +110,13 @@ export async function apiRequestWithResponse(
 	let rateLimitWaitedSeconds = 0;
 	let transientRetries = 0;
 	let attempts = 0;
+	/** After a 5xx or a network error: waits and says to try again, or says to give up. */
+	const backOffForRetry = async (): Promise<boolean> => {
+		if (!isRetrySafe(request) || transientRetries >= policy.maxTransientRetries) return false;
+		await pause(this, backoffDelayMs(transientRetries, policy));
+		transientRetries++;
+		return true;
+	};
 
 	for (;;) {
 		attempts++;
@@ -133,13 +140,7 @@ export async function apiRequestWithResponse(
 				{ credentialsDecrypted: credentials },
 			)) as RawResponse;
 		} catch (error) {
-			if (isTransientNetworkError(error) && isRetrySafe(request)) {
-				if (transientRetries < policy.maxTransientRetries) {
-					await pause(this, backoffDelayMs(transientRetries, policy));
-					transientRetries++;
-					continue;
-				}
-			}
+			if (isTransientNetworkError(error) && (await backOffForRetry())) continue;
 			// A fresh error: the one n8n's helper threw holds the request (and its key) as its cause.
 			throw buildNetworkError(this.getNode(), {
 				method: request.method,
@@ -155,6 +156,18 @@ export async function apiRequestWithResponse(
 		const headersOut = (raw.headers ?? {}) as IDataObject;
 		const body = parseBody({ ...raw, headers: headersOut });
 		const status = raw.statusCode;
+		const apiError = (note?: string) =>
+			buildApiError(this.getNode(), {
+				statusCode: status,
+				statusMessage: raw.statusMessage,
+				body,
+				headers: headersOut,
+				method: request.method,
+				path,
+				itemIndex: request.itemIndex,
+				secrets,
+				note,
+			});
 
 		if (status >= 200 && status < 300) {
 			return {
@@ -173,38 +186,14 @@ export async function apiRequestWithResponse(
 				rateLimitWaitedSeconds += waitSeconds;
 				continue;
 			}
-			throw buildApiError(this.getNode(), {
-				statusCode: status,
-				statusMessage: raw.statusMessage,
-				body,
-				headers: headersOut,
-				method: request.method,
-				path,
-				itemIndex: request.itemIndex,
-				secrets,
-				note: `Waiting another ${Math.ceil(waitSeconds)} s would exceed the Max Rate-Limit Wait of ${policy.maxRateLimitWaitSeconds} s (already waited ${Math.round(rateLimitWaitedSeconds)} s)`,
-			});
+			throw apiError(
+				`Waiting another ${Math.ceil(waitSeconds)} s would exceed the Max Rate-Limit Wait of ${policy.maxRateLimitWaitSeconds} s (already waited ${Math.round(rateLimitWaitedSeconds)} s)`,
+			);
 		}
 
-		if (isTransientStatus(status) && isRetrySafe(request)) {
-			if (transientRetries < policy.maxTransientRetries) {
-				await pause(this, backoffDelayMs(transientRetries, policy));
-				transientRetries++;
-				continue;
-			}
-		}
+		if (isTransientStatus(status) && (await backOffForRetry())) continue;
 
-		throw buildApiError(this.getNode(), {
-			statusCode: status,
-			statusMessage: raw.statusMessage,
-			body,
-			headers: headersOut,
-			method: request.method,
-			path,
-			itemIndex: request.itemIndex,
-			secrets,
-			note: attempts > 1 ? `Failed after ${attempts} attempts` : undefined,
-		});
+		throw apiError(attempts > 1 ? `Failed after ${attempts} attempts` : undefined);
 	}
 }
 

@@ -6,7 +6,12 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { optionsCollection, resultLimit, returnAllParameters } from '../../descriptions/common';
+import {
+	optionsCollection,
+	resultLimit,
+	returnAllParameters,
+	sortOptions,
+} from '../../descriptions/common';
 import { optionalTimestamp } from '../../helpers/dates';
 import { requireIdList } from '../../helpers/validation';
 import { apiRequestAllItems, listAt } from '../../transport';
@@ -48,31 +53,22 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	optionsCollection([
-		{
-			displayName: 'Sort By',
-			name: 'sortBy',
-			type: 'options',
-			options: [
+	optionsCollection(
+		sortOptions(
+			'files',
+			[
 				{ name: 'Created At', value: 'createdAt' },
 				{ name: 'Updated At', value: 'updatedAt' },
 			],
-			default: 'createdAt',
-			description: 'The timestamp to order the files by',
-		},
-		{
-			displayName: 'Sort Order',
-			name: 'sortOrder',
-			type: 'options',
-			options: [
-				{ name: 'Newest First', value: 'DESC' },
-				{ name: 'Oldest First', value: 'ASC' },
-			],
-			default: 'DESC',
-			description:
-				'Newest first shows recent files; oldest first suits processing files in the order they arrived',
-		},
-	]),
+			{
+				default: 'DESC',
+				ascending: 'Oldest First',
+				descending: 'Newest First',
+				description:
+					'Newest first shows recent files; oldest first suits processing files in the order they arrived',
+			},
+		),
+	),
 ];
 
 const displayOptions = { show: { resource: ['file'], operation: ['getMany'] } };

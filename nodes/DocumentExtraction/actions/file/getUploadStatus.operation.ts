@@ -1,22 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { maxRateLimitWaitOption, uploadIdParameter } from '../../descriptions/common';
+import { optionsCollection, uploadIdParameter } from '../../descriptions/common';
 import { readUploadStatus } from '../../helpers/uploadStatus';
 import { requireUuid } from '../../helpers/validation';
 import { getUploadStatus } from './shared';
 
-const properties: INodeProperties[] = [
-	uploadIdParameter,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [maxRateLimitWaitOption],
-	},
-];
+const properties: INodeProperties[] = [uploadIdParameter, optionsCollection()];
 
 const displayOptions = { show: { resource: ['file'], operation: ['getUploadStatus'] } };
 

@@ -1,23 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { fileIdParameter, maxRateLimitWaitOption, simplifyParameter } from '../../descriptions/common';
+import { fileIdParameter, optionsCollection, simplifyParameter } from '../../descriptions/common';
 import { simplifyFormValue } from '../../helpers/simplify';
-import { requireUuid } from '../../helpers/validation';
+import { readFileId } from './records';
 import { getFormValues } from './shared';
 
-const properties: INodeProperties[] = [
-	fileIdParameter,
-	simplifyParameter,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [maxRateLimitWaitOption],
-	},
-];
+const properties: INodeProperties[] = [fileIdParameter, simplifyParameter, optionsCollection()];
 
 const displayOptions = { show: { resource: ['file'], operation: ['getValues'] } };
 
@@ -28,12 +17,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const fileId = requireUuid(
-		this,
-		itemIndex,
-		'File',
-		this.getNodeParameter('fileId', itemIndex, '', { extractValue: true }),
-	);
+	const fileId = readFileId(this, itemIndex);
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 	const forms = await getFormValues.call(this, fileId, itemIndex);
 	return forms.map((form) => ({ json: simplify ? simplifyFormValue(form) : form }));
