@@ -15,7 +15,7 @@ import { SEEDED_KEYS, startEmulator } from '../test/emulator';
 import type { Emulator } from '../test/emulator';
 import { addFiles } from '../test/emulator/bulk-files';
 import { pollTrigger } from '../test/harness';
-import { credentialsFor, packageOptions } from '../test/node/support';
+import { credentialsFor } from '../test/node/support';
 
 function flag(name: string, fallback: number): number {
 	const index = process.argv.indexOf(`--${name}`);
@@ -37,11 +37,6 @@ function table(title: string, header: string[], rows: Array<Array<string | numbe
 	for (const row of cells.slice(1)) console.log(line(row));
 }
 
-async function packageDir(): Promise<{ packageDir?: string }> {
-	const override = process.env.TRIGGER_TEST_PACKAGE_DIR;
-	return override ? { packageDir: override } : await packageOptions();
-}
-
 function listRequests(emulator: Emulator): number {
 	return emulator.requests.filter((entry) => entry.method === 'GET' && entry.path === '/prod/v1/files').length;
 }
@@ -54,7 +49,6 @@ async function poll(emulator: Emulator, parameters: IDataObject, staticData: IDa
 	emulator.requests.length = 0;
 	const started = performance.now();
 	const result = await pollTrigger({
-		...(await packageDir()),
 		type: 'documentExtractionTrigger',
 		parameters: parameters as never,
 		credentials: credentialsFor(emulator),

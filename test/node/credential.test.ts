@@ -6,12 +6,12 @@ import { Workflow } from 'n8n-workflow';
 import { BASE_URL_EXPRESSION, BaseUrlError, resolveBaseUrl } from '../../credentials/hosts';
 import type { HostCredentialFields } from '../../credentials/hosts';
 import { testCredential } from '../harness';
-import { SEEDED_KEYS, packageOptions, requestsTo, useEmulator } from './support';
+import { SEEDED_KEYS, requestsTo, useEmulator } from './support';
 
 const emulator = useEmulator();
 
 async function test(data: Record<string, string>) {
-	return await testCredential('documentExtractionApi', data, await packageOptions());
+	return await testCredential('documentExtractionApi', data);
 }
 
 /** A loopback port with nothing listening on it. */

@@ -3,15 +3,13 @@ import { join } from 'node:path';
 
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 
-import { REPO_ROOT, loadPackage } from '../harness';
-import { packageOptions } from './support';
+import { REPO_ROOT } from '../harness';
+import { loadBuiltPackage } from './support';
 
 let description: INodeTypeDescription;
-let packageDir: string;
 
 beforeAll(async () => {
-	packageDir = (await packageOptions()).packageDir ?? REPO_ROOT;
-	const loaded = await loadPackage(packageDir);
+	const loaded = await loadBuiltPackage();
 	const nodeType = Object.entries(loaded.nodeTypes).find(([name]) => name.endsWith('.documentExtraction'))?.[1];
 	description = (nodeType as { description: INodeTypeDescription }).description;
 });
@@ -54,7 +52,7 @@ describe('Document Extraction node in the editor', () => {
 		const icon = description.iconUrl as { light: string; dark: string };
 		expect(icon.light).not.toEqual(icon.dark);
 		const read = (url: string) =>
-			readFileSync(join(packageDir, url.replace(/^icons\/n8n-nodes-document-extraction\//, '')), 'utf8');
+			readFileSync(join(REPO_ROOT, url.replace(/^icons\/n8n-nodes-document-extraction\//, '')), 'utf8');
 		expect(read(icon.light)).toContain('<svg');
 		expect(read(icon.dark)).toContain('<svg');
 		expect(read(icon.light)).not.toEqual(read(icon.dark));
@@ -62,7 +60,7 @@ describe('Document Extraction node in the editor', () => {
 
 	it('ships a codex with categories and documentation links', () => {
 		const codex = JSON.parse(
-			readFileSync(join(packageDir, 'dist/nodes/DocumentExtraction/DocumentExtraction.node.json'), 'utf8'),
+			readFileSync(join(REPO_ROOT, 'dist/nodes/DocumentExtraction/DocumentExtraction.node.json'), 'utf8'),
 		);
 		expect(codex.node).toBe('n8n-nodes-document-extraction.documentExtraction');
 		expect(codex.categories.length).toBeGreaterThan(0);

@@ -2,7 +2,7 @@ import { OffsetClock } from '../emulator';
 import { listSearch } from '../harness';
 import type { SeededFile } from './file-operations-support';
 import { runFileOperation, seedFile, seedManyFiles } from './file-operations-support';
-import { credentialsFor, packageOptions, requestsTo, useEmulator } from './support';
+import { credentialsFor, requestsTo, useEmulator } from './support';
 
 const clock = new OffsetClock();
 const emulator = useEmulator({ clock });
@@ -148,7 +148,6 @@ describe('File > Get Many', () => {
 describe('File locator: From List (searchFiles)', () => {
 	async function search(filter?: string, paginationToken?: string) {
 		return await listSearch({
-			...(await packageOptions()),
 			type: 'documentExtraction',
 			method: 'searchFiles',
 			filter,

@@ -3,7 +3,7 @@ import { SEED_IDS } from '../emulator';
 import type { FileTypeRecord } from '../emulator/types';
 import { listSearch, loadOptions } from '../harness';
 import { apiCalls, runOperation } from './run-operation';
-import { credentialsFor, packageOptions, startTestEmulator } from './support';
+import { credentialsFor, startTestEmulator } from './support';
 
 let emulator: Emulator;
 
@@ -192,7 +192,6 @@ describe('File Type > Approve', () => {
 describe('File type pickers', () => {
 	it('list search finds file types by name, labelled with version and approval state', async () => {
 		const all = await listSearch({
-			...(await packageOptions()),
 			type: 'documentExtraction',
 			method: 'searchFileTypes',
 			credentials: credentialsFor(emulator),
@@ -204,7 +203,6 @@ describe('File type pickers', () => {
 		]);
 
 		const filtered = await listSearch({
-			...(await packageOptions()),
 			type: 'documentExtraction',
 			method: 'searchFileTypes',
 			filter: 'RECEI',
@@ -217,7 +215,6 @@ describe('File type pickers', () => {
 	it('load options give the Document Types of Query > Execute, every page of them', async () => {
 		addFileTypes(120);
 		const options = await loadOptions({
-			...(await packageOptions()),
 			type: 'documentExtraction',
 			method: 'getFileTypes',
 			credentials: credentialsFor(emulator),

@@ -15,7 +15,7 @@ import {
 } from '../fixtures/documents';
 import type { BinaryDataMode } from '../harness';
 import { createBinaryItem, runNode } from '../harness';
-import { SEEDED_KEYS, credentialsFor, packageOptions, requestsTo, startTestEmulator } from './support';
+import { SEEDED_KEYS, credentialsFor, requestsTo, startTestEmulator } from './support';
 
 let emulator: Emulator;
 
@@ -52,7 +52,6 @@ async function upload(
 	mode: BinaryDataMode = 'default',
 ) {
 	return await runNode({
-		...(await packageOptions()),
 		type: 'documentExtraction',
 		parameters: {
 			resource: 'file',
@@ -226,7 +225,6 @@ describe('File > Upload without waiting, then Get Upload Status and Get Values',
 		await emulator.idle();
 
 		const status = await runNode({
-			...(await packageOptions()),
 			type: 'documentExtraction',
 			parameters: { resource: 'file', operation: 'getUploadStatus', uploadId: '={{ $json.uploadId }}' },
 			credentials: credentialsFor(emulator),
@@ -238,7 +236,6 @@ describe('File > Upload without waiting, then Get Upload Status and Get Values',
 		expect(fileId).toMatch(/^[0-9a-f-]{36}$/);
 
 		const simplified = await runNode({
-			...(await packageOptions()),
 			type: 'documentExtraction',
 			parameters: { resource: 'file', operation: 'getValues', fileId: { mode: 'id', value: fileId } },
 			credentials: credentialsFor(emulator),
@@ -247,7 +244,6 @@ describe('File > Upload without waiting, then Get Upload Status and Get Values',
 		expect(simplified.items.map((item) => item.json)).toEqual([INVOICE_EXPECTED]);
 
 		const raw = await runNode({
-			...(await packageOptions()),
 			type: 'documentExtraction',
 			parameters: {
 				resource: 'file',

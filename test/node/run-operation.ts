@@ -4,7 +4,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { Emulator } from '../emulator';
 import { DEFAULT_NODE_NAME, runNode } from '../harness';
 import type { BinaryDataMode, RunNodeResult } from '../harness';
-import { credentialsFor, packageOptions } from './support';
+import { credentialsFor } from './support';
 
 export interface OperationRunOptions {
 	apiKey?: string;
@@ -21,7 +21,6 @@ export async function runOperation(
 	options: OperationRunOptions = {},
 ): Promise<RunNodeResult> {
 	return await runNode({
-		...(await packageOptions()),
 		type: 'documentExtraction',
 		parameters: { resource, operation, ...parameters },
 		credentials: credentialsFor(emulator, options.apiKey),

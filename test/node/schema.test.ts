@@ -2,9 +2,8 @@ import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
 import type { Emulator } from '../emulator';
 import { SEED_IDS } from '../emulator';
-import { loadPackage } from '../harness';
 import { apiCalls, hintsOf, runOperation } from './run-operation';
-import { packageOptions, startTestEmulator } from './support';
+import { loadBuiltPackage, startTestEmulator } from './support';
 
 let emulator: Emulator;
 
@@ -23,7 +22,7 @@ function invoiceField(title: string) {
 
 describe('Schema > Update Fields (Deprecated)', () => {
 	it('is labelled deprecated in the editor: operation name, action and a notice', async () => {
-		const loaded = await loadPackage((await packageOptions()).packageDir);
+		const loaded = await loadBuiltPackage();
 		const nodeType = Object.entries(loaded.nodeTypes).find(([name]) => name.endsWith('.documentExtraction'))?.[1];
 		const description = (nodeType as { description: INodeTypeDescription }).description;
 		const schemaOperations = description.properties.find(

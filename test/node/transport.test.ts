@@ -3,7 +3,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { Emulator } from '../emulator';
 import { INVOICE_FILE_NAME, RECEIPT_FILE_NAME, invoiceText, receiptText } from '../fixtures/documents';
 import { HarnessCredentialsHelper, createBinaryItem, runNode } from '../harness';
-import { SEEDED_KEYS, credentialsFor, packageOptions, requestsTo, startTestEmulator, useEmulator } from './support';
+import { SEEDED_KEYS, credentialsFor, requestsTo, startTestEmulator, useEmulator } from './support';
 
 const emulator = useEmulator();
 
@@ -22,7 +22,6 @@ async function run(
 	}: { apiKey?: string; inputItems?: INodeExecutionData[]; continueOnFail?: boolean } = {},
 ) {
 	return await runNode({
-		...(await packageOptions()),
 		type: 'documentExtraction',
 		parameters: { resource: 'file', ...parameters },
 		credentials: credentialsFor(emulator, apiKey),
@@ -247,7 +246,6 @@ describe('Wait for Completion timeout', () => {
 
 	it('fails with the upload ID and says to continue with Get Upload Status', async () => {
 		const { error } = await runNode({
-			...(await packageOptions()),
 			type: 'documentExtraction',
 			parameters: { resource: 'file', operation: 'upload', options: { pollInterval: 0.5, waitTimeout: 1 } },
 			credentials: credentialsFor(slow),

@@ -8,27 +8,18 @@ import type { IDataObject, INodeExecutionData, INodeParameters, INodePropertyOpt
 import type { Emulator, EmulatorOptions, RequestLogEntry } from '../emulator';
 import type { ActivePollTrigger, PollTriggerResult, StaticDataHost } from '../harness';
 import { activatePollTrigger, loadOptions, pollTrigger } from '../harness';
-import { SEEDED_KEYS, credentialsFor, packageOptions, startTestEmulator } from '../node/support';
+import { SEEDED_KEYS, credentialsFor, startTestEmulator } from '../node/support';
 
 export { SEEDED_KEYS, credentialsFor, startTestEmulator };
 export type { Emulator, EmulatorOptions };
 
 export const TRIGGER_TYPE = 'documentExtractionTrigger';
 
-/**
- * The package under test: this repository (built by the harness), or TRIGGER_TEST_PACKAGE_DIR, a
- * separately built copy, while other nodes' unfinished work keeps the repository from compiling.
- */
-async function triggerPackage(): Promise<{ packageDir?: string }> {
-	const override = process.env.TRIGGER_TEST_PACKAGE_DIR;
-	return override ? { packageDir: override } : await packageOptions();
-}
 export const MINUTE = 60_000;
 
 /** The trigger's editor dropdown `method`, as the editor loads it. */
 export async function triggerLoadOptions(emulator: Emulator, method: string): Promise<INodePropertyOptions[]> {
 	return await loadOptions({
-		...(await triggerPackage()),
 		type: TRIGGER_TYPE,
 		method,
 		credentials: credentialsFor(emulator),
@@ -41,7 +32,6 @@ export async function triggerLoadOptions(emulator: Emulator, method: string): Pr
  */
 export async function activateTrigger(emulator: Emulator, parameters: INodeParameters): Promise<ActivePollTrigger> {
 	return await activatePollTrigger({
-		...(await triggerPackage()),
 		type: TRIGGER_TYPE,
 		parameters,
 		credentials: credentialsFor(emulator),
@@ -70,7 +60,6 @@ export class ActiveTrigger {
 
 	async poll(options: PollOptions = {}): Promise<PollTriggerResult> {
 		const result = await pollTrigger({
-			...(await triggerPackage()),
 			type: TRIGGER_TYPE,
 			parameters: this.parameters,
 			credentials: credentialsFor(this.emulator),
