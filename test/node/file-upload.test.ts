@@ -1,6 +1,5 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { Emulator } from '../emulator';
 import {
 	INVOICE_EXPECTED,
 	INVOICE_FILE_NAME,
@@ -15,22 +14,9 @@ import {
 } from '../fixtures/documents';
 import type { BinaryDataMode } from '../harness';
 import { createBinaryItem, runNode } from '../harness';
-import { SEEDED_KEYS, credentialsFor, requestsTo, startTestEmulator } from './support';
+import { SEEDED_KEYS, credentialsFor, requestsTo, useEmulator } from './support';
 
-let emulator: Emulator;
-
-beforeAll(async () => {
-	emulator = await startTestEmulator();
-});
-
-afterAll(async () => {
-	await emulator.close();
-});
-
-beforeEach(() => {
-	emulator.requests.length = 0;
-	emulator.faults.clear();
-});
+const emulator = useEmulator();
 
 async function binaryItem(
 	fileName: string,
