@@ -256,6 +256,27 @@ describe('File > Upload in parts (multipart)', () => {
 		expect(requestsTo(emulator, 'api', 'POST', /\/multipart\/complete$/)).toHaveLength(0);
 	});
 
+	it('sends no part once the part URLs are older than 900 seconds, and says so', async () => {
+		const data = randomBytes(12 * MIB);
+		// n8n's clock jumps 901 s ahead as soon as the multipart upload has been started.
+		const realNow = Date.now.bind(Date);
+		const multipartsBefore = emulator.state.multiparts.size;
+		const clock = jest.spyOn(Date, 'now').mockImplementation(() =>
+			emulator.state.multiparts.size > multipartsBefore ? realNow() + 901_000 : realNow(),
+		);
+		try {
+			const { error } = await upload([await binaryItem(data)], { partConcurrency: 2 });
+
+			const uploadId = [...emulator.state.uploads.values()].at(-1)?.uploadId as string;
+			expect(error?.message).toMatch(
+				new RegExp(`^The presigned part URLs of upload ${uploadId} expired before part 1 of 3 was sent: part URLs are valid for 900 seconds, and 0 of 3 parts were sent in 90[0-9] s`),
+			);
+			expect(requestsTo(emulator, 'storage', 'PUT')).toHaveLength(0);
+		} finally {
+			clock.mockRestore();
+		}
+	});
+
 	it('creates one document when the answer to "complete" is lost and the call is retried', async () => {
 		const data = randomBytes(6 * MIB);
 		const filesBefore = emulator.state.files.size;
