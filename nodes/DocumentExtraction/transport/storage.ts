@@ -115,6 +115,25 @@ function storageError(
 	return error;
 }
 
+/** A lost connection to storage, named by what was being sent or read (the URL's signature cut). */
+function storageNetworkError(
+	context: ApiContext,
+	method: 'PUT' | 'GET',
+	url: string,
+	error: unknown,
+	options: { label: string; itemIndex?: number },
+	attempts: number,
+) {
+	return buildNetworkError(context.getNode(), {
+		method,
+		url: redactSignedUrl(url),
+		code: networkErrorCode(error),
+		cause: `${options.label}: ${(error as Error).message ?? 'unknown error'}`,
+		attempts,
+		itemIndex: options.itemIndex,
+	});
+}
+
 function expiredUrlError(
 	context: ApiContext,
 	url: string,
@@ -182,14 +201,7 @@ export async function putToStorage(
 				await pause(this, delay);
 				continue;
 			}
-			throw buildNetworkError(this.getNode(), {
-				method: 'PUT',
-				url: redactSignedUrl(url),
-				code: networkErrorCode(error),
-				cause: `${options.label}: ${(error as Error).message ?? 'unknown error'}`,
-				attempts,
-				itemIndex: options.itemIndex,
-			});
+			throw storageNetworkError(this, 'PUT', url, error, options, attempts);
 		}
 
 		const headers = (raw.headers ?? {}) as IDataObject;
@@ -258,14 +270,7 @@ export async function downloadFromStorage(
 				await pause(this, backoffDelayMs(attempts - 1, policy));
 				continue;
 			}
-			throw buildNetworkError(this.getNode(), {
-				method: 'GET',
-				url: redactSignedUrl(url),
-				code: networkErrorCode(error),
-				cause: `${options.label}: ${(error as Error).message ?? 'unknown error'}`,
-				attempts,
-				itemIndex: options.itemIndex,
-			});
+			throw storageNetworkError(this, 'GET', url, error, options, attempts);
 		}
 		const headers = (raw.headers ?? {}) as IDataObject;
 		if (raw.statusCode >= 200 && raw.statusCode < 300) {
