@@ -242,13 +242,10 @@ async function rawSmallRole(): Promise<void> {
 
 async function engine() {
 	const harness = await import('../test/harness');
-	const { packageOptions } = await import('../test/node/support');
 	const t = target();
-	const options = await packageOptions();
 	const credentials = { documentExtractionApi: { apiKey: t.key, instance: 'default', baseUrl: t.api } };
 	const run = async (inputItems: Awaited<ReturnType<typeof harness.createBinaryItem>>[], uploadOptions: Record<string, unknown>) => {
 		const result = await harness.runNode({
-			...options,
 			type: 'documentExtraction',
 			parameters: { resource: 'file', operation: 'upload', waitForCompletion: false, options: uploadOptions as INodeParameters },
 			credentials,

@@ -4,24 +4,10 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { Emulator } from '../emulator';
 import { createBinaryItem, runNode } from '../harness';
-import { credentialsFor, packageOptions, requestsTo, startTestEmulator } from './support';
+import { credentialsFor, requestsTo, useEmulator } from './support';
 
-let emulator: Emulator;
-
-beforeAll(async () => {
-	emulator = await startTestEmulator();
-});
-
-afterAll(async () => {
-	await emulator.close();
-});
-
-beforeEach(() => {
-	emulator.requests.length = 0;
-	emulator.faults.clear();
-});
+const emulator = useEmulator();
 
 async function textItems(count: number, prefix: string): Promise<INodeExecutionData[]> {
 	const items: INodeExecutionData[] = [];
@@ -41,7 +27,6 @@ async function textItems(count: number, prefix: string): Promise<INodeExecutionD
 
 async function upload(inputItems: INodeExecutionData[], options: IDataObject, extra: IDataObject = {}) {
 	return await runNode({
-		...(await packageOptions()),
 		type: 'documentExtraction',
 		parameters: {
 			resource: 'file',

@@ -6,28 +6,14 @@ import { createHash, randomBytes } from 'node:crypto';
 
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { Emulator } from '../emulator';
 import { INVOICE_EXPECTED, invoiceText } from '../fixtures/documents';
 import type { BinaryDataMode } from '../harness';
 import { createBinaryItem, runNode } from '../harness';
-import { credentialsFor, packageOptions, requestsTo, startTestEmulator } from './support';
+import { credentialsFor, requestsTo, useEmulator } from './support';
 
 const MIB = 1024 * 1024;
 
-let emulator: Emulator;
-
-beforeAll(async () => {
-	emulator = await startTestEmulator();
-});
-
-afterAll(async () => {
-	await emulator.close();
-});
-
-beforeEach(() => {
-	emulator.requests.length = 0;
-	emulator.faults.clear();
-});
+const emulator = useEmulator();
 
 function sha256(data: Buffer): string {
 	return createHash('sha256').update(data).digest('hex');
@@ -44,7 +30,6 @@ async function binaryItem(
 
 async function upload(inputItems: INodeExecutionData[], options: IDataObject = {}, extra: IDataObject = {}, mode: BinaryDataMode = 'filesystem') {
 	return await runNode({
-		...(await packageOptions()),
 		type: 'documentExtraction',
 		parameters: {
 			resource: 'file',
@@ -210,7 +195,6 @@ describe('File > Upload in parts (multipart)', () => {
 	it('gives the failing part and upload in a continueOnFail item', async () => {
 		emulator.faults.failNext({ host: 'storage', method: 'PUT', status: 500, count: 50 });
 		const result = await runNode({
-			...(await packageOptions()),
 			type: 'documentExtraction',
 			parameters: {
 				resource: 'file',

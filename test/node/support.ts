@@ -7,7 +7,6 @@ import type { Emulator, EmulatorOptions } from '../emulator';
 import { SEEDED_KEYS, startEmulator } from '../emulator';
 import type { LoadedPackage } from '../harness';
 import { REPO_ROOT, ensureBuilt, loadPackage } from '../harness';
-import type { PackageOptions } from '../harness/session';
 
 export { SEEDED_KEYS };
 
@@ -54,14 +53,6 @@ export function credentialsFor(
 export async function loadBuiltPackage(): Promise<LoadedPackage> {
 	await ensureBuilt();
 	return await loadPackage(REPO_ROOT);
-}
-
-/**
- * @deprecated The harness loads this repository's package by default; pass nothing. Kept only
- * until bench/upload.bench.ts (in progress elsewhere) stops spreading it.
- */
-export async function packageOptions(): Promise<PackageOptions> {
-	return {};
 }
 
 /** Log entries of the emulator for one host and method, oldest first. */
