@@ -71,7 +71,7 @@ describe('Document Extraction node in the editor', () => {
 	it('checks 24-hex ids in By ID modes and lets optional ones stay empty', () => {
 		const parent = description.properties.find((property) => property.name === 'parentDirectory') as INodeProperties;
 		const mode = parent.modes?.find((candidate) => candidate.name === 'id');
-		const regex = new RegExp(String((mode?.validation?.[0] as { properties: { regex: string } }).properties.regex));
+		const regex = new RegExp(String((mode?.validation?.[0] as unknown as { properties: { regex: string } }).properties.regex));
 		expect(regex.test('6650a00000000000000e0001')).toBe(true);
 		expect(regex.test('')).toBe(true);
 		expect(regex.test('6650a00000000000000e000')).toBe(false);

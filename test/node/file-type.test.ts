@@ -1,19 +1,10 @@
-import type { Emulator } from '../emulator';
 import { SEED_IDS } from '../emulator';
 import type { FileTypeRecord } from '../emulator/types';
 import { listSearch, loadOptions } from '../harness';
 import { apiCalls, runOperation } from './run-operation';
-import { credentialsFor, startTestEmulator } from './support';
+import { credentialsFor, useEmulator } from './support';
 
-let emulator: Emulator;
-
-beforeEach(async () => {
-	emulator = await startTestEmulator();
-});
-
-afterEach(async () => {
-	await emulator.close();
-});
+const emulator = useEmulator({}, 'test');
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const fromList = (value: string) => ({ __rl: true, mode: 'list', value });

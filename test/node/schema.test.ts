@@ -1,19 +1,10 @@
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
-import type { Emulator } from '../emulator';
 import { SEED_IDS } from '../emulator';
 import { apiCalls, hintsOf, runOperation } from './run-operation';
-import { loadBuiltPackage, startTestEmulator } from './support';
+import { loadBuiltPackage, useEmulator } from './support';
 
-let emulator: Emulator;
-
-beforeEach(async () => {
-	emulator = await startTestEmulator();
-});
-
-afterEach(async () => {
-	await emulator.close();
-});
+const emulator = useEmulator({}, 'test');
 
 function invoiceField(title: string) {
 	const found = emulator.state.schemaVersion(SEED_IDS.workspaceA, SEED_IDS.invoiceSchemaV2A);

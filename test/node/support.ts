@@ -15,22 +15,31 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
 }
 
 /**
- * The emulator of a test file: started before its first test, closed after its last, its request
- * log and pending faults cleared before each test. Call it at the top of the file, so its hooks run
- * before the file's own (which may seed data):
+ * The emulator of a test file, reached through the returned object:
+ * - lifetime 'file' (default): started before the file's first test and closed after its last;
+ *   its request log and pending faults are cleared before each test;
+ * - lifetime 'test': a fresh emulator for every test, closed after it.
+ * Call it at the top of the file, so its hooks run before the file's own (which may seed data):
  *
  *   const emulator = useEmulator();
  *
  * The object is filled in when the emulator has started (an Emulator is plain data and closures).
  */
-export function useEmulator(options: EmulatorOptions = {}): Emulator {
+export function useEmulator(options: EmulatorOptions = {}, lifetime: 'file' | 'test' = 'file'): Emulator {
 	const emulator = {} as Emulator;
-	beforeAll(async () => {
+	const start = async () => {
 		Object.assign(emulator, await startTestEmulator(options));
-	});
-	afterAll(async () => {
+	};
+	const close = async () => {
 		await emulator.close?.();
-	});
+	};
+	if (lifetime === 'test') {
+		beforeEach(start);
+		afterEach(close);
+		return emulator;
+	}
+	beforeAll(start);
+	afterAll(close);
 	beforeEach(() => {
 		emulator.requests.length = 0;
 		emulator.faults.clear();

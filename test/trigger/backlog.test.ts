@@ -3,20 +3,11 @@
  * number of list requests close to ceil(10,000 / 100), and a caught-up trigger costs one request.
  */
 import { addFiles } from '../emulator/bulk-files';
-import type { Emulator } from './support';
-import { ActiveTrigger, MINUTE, iso, listRequests, onListRequest, startTestEmulator } from './support';
+import { ActiveTrigger, MINUTE, iso, listRequests, onListRequest, useEmulator } from './support';
 
-let emulator: Emulator;
+const emulator = useEmulator({}, 'test');
 // A week ago: the backlog is history, the clock (real time) is after all of it.
 const T0 = Math.floor(Date.now() / 1000) * 1000 - 7 * 24 * 60 * MINUTE;
-
-beforeEach(async () => {
-	emulator = await startTestEmulator();
-});
-
-afterEach(async () => {
-	await emulator.close();
-});
 
 describe.each(['fileProcessed', 'fileUpdated'] as const)('%s over a 10,000-file backlog', (event) => {
 	it('emits every file once on the first poll, then idles with one request', async () => {

@@ -3,19 +3,10 @@
  * two triggers sharing the process (state lives in static data only).
  */
 import { addFiles, finishProcessing } from '../emulator/bulk-files';
-import type { Emulator } from './support';
-import { ActiveTrigger, MINUTE, iso, listRequests, startTestEmulator } from './support';
+import { ActiveTrigger, MINUTE, iso, listRequests, useEmulator } from './support';
 
-let emulator: Emulator;
+const emulator = useEmulator({}, 'test');
 const T0 = Math.floor(Date.now() / 1000) * 1000 - 24 * 60 * MINUTE;
-
-beforeEach(async () => {
-	emulator = await startTestEmulator();
-});
-
-afterEach(async () => {
-	await emulator.close();
-});
 
 describe.each(['fileProcessed', 'fileUpdated'] as const)('%s within the poll budget', (event) => {
 	it('stops paging early when the budget is spent and resumes there on the next poll', async () => {

@@ -5,19 +5,13 @@
  */
 import { addFiles } from '../emulator/bulk-files';
 import { HarnessCredentialsHelper } from '../harness';
-import type { Emulator } from './support';
-import { MINUTE, SEEDED_KEYS, activateTrigger, credentialsFor, iso, startTestEmulator } from './support';
+import { MINUTE, SEEDED_KEYS, activateTrigger, credentialsFor, iso, useEmulator } from './support';
 
-let emulator: Emulator;
+const emulator = useEmulator({}, 'test');
 const T0 = Math.floor(Date.now() / 1000) * 1000 - 24 * 60 * MINUTE;
 
-beforeEach(async () => {
-	emulator = await startTestEmulator();
-});
-
-afterEach(async () => {
+afterEach(() => {
 	jest.restoreAllMocks();
-	await emulator.close();
 });
 
 function apiKeysSent(): string[] {

@@ -13,18 +13,9 @@ import {
 	invoiceText,
 	receiptText,
 } from '../fixtures/documents';
-import type { Emulator } from './support';
-import { ActiveTrigger, MINUTE, SEEDED_KEYS, iso, startTestEmulator, triggerLoadOptions } from './support';
+import { ActiveTrigger, MINUTE, SEEDED_KEYS, iso, triggerLoadOptions, useEmulator } from './support';
 
-let emulator: Emulator;
-
-beforeEach(async () => {
-	emulator = await startTestEmulator();
-});
-
-afterEach(async () => {
-	await emulator.close();
-});
+const emulator = useEmulator({}, 'test');
 
 function tick(ms = 5): void {
 	(emulator.clock as unknown as { advance(ms: number): void }).advance(ms);

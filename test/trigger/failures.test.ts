@@ -5,19 +5,10 @@
  */
 import { addFiles } from '../emulator/bulk-files';
 import type { StaticDataHost } from '../harness';
-import type { Emulator } from './support';
-import { ActiveTrigger, MINUTE, SEEDED_KEYS, iso, onListRequest, startTestEmulator } from './support';
+import { ActiveTrigger, MINUTE, SEEDED_KEYS, iso, onListRequest, useEmulator } from './support';
 
-let emulator: Emulator;
+const emulator = useEmulator({}, 'test');
 const T0 = Math.floor(Date.now() / 1000) * 1000 - 24 * 60 * MINUTE;
-
-beforeEach(async () => {
-	emulator = await startTestEmulator();
-});
-
-afterEach(async () => {
-	await emulator.close();
-});
 
 const cases: Array<[event: 'fileProcessed' | 'fileUpdated', host: StaticDataHost]> = [
 	['fileProcessed', 'in-memory'],

@@ -4,20 +4,11 @@
  */
 import { addFiles, finishProcessing } from '../emulator/bulk-files';
 import { call } from '../emulator/test-helpers';
-import type { Emulator } from './support';
-import { ActiveTrigger, MINUTE, iso, listRequests, onListRequest, startTestEmulator } from './support';
+import { ActiveTrigger, MINUTE, iso, listRequests, onListRequest, useEmulator } from './support';
 
-let emulator: Emulator;
+const emulator = useEmulator({}, 'test');
 const T0 = Math.floor(Date.now() / 1000) * 1000 - 24 * 60 * MINUTE;
 const TIE = T0 + 10 * MINUTE;
-
-beforeEach(async () => {
-	emulator = await startTestEmulator();
-});
-
-afterEach(async () => {
-	await emulator.close();
-});
 
 /** 30 files before TIE, `ties` files at exactly TIE (created and updated), 70 after. */
 function seedAroundTie(ties: number) {

@@ -8,9 +8,9 @@ import type { IDataObject, INodeExecutionData, INodeParameters, INodePropertyOpt
 import type { Emulator, EmulatorOptions, RequestLogEntry } from '../emulator';
 import type { ActivePollTrigger, PollTriggerResult, StaticDataHost } from '../harness';
 import { activatePollTrigger, loadOptions, pollTrigger } from '../harness';
-import { SEEDED_KEYS, credentialsFor, startTestEmulator } from '../node/support';
+import { SEEDED_KEYS, credentialsFor, startTestEmulator, useEmulator } from '../node/support';
 
-export { SEEDED_KEYS, credentialsFor, startTestEmulator };
+export { SEEDED_KEYS, credentialsFor, startTestEmulator, useEmulator };
 export type { Emulator, EmulatorOptions };
 
 export const TRIGGER_TYPE = 'documentExtractionTrigger';
