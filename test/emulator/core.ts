@@ -178,9 +178,16 @@ export class EmulatorCore {
 			return;
 		}
 		const entry = this.log(host, req, url);
-		res.on('finish', () => {
+		const settle = () => {
+			if (entry.durationMs !== undefined) return;
 			entry.status = res.statusCode;
 			entry.durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+		};
+		res.on('finish', settle);
+		// A client that has read the whole body may close the socket before 'finish' fires; the
+		// response still counts as answered when the emulator had ended it.
+		res.on('close', () => {
+			if (res.writableEnded) settle();
 		});
 		const method = req.method ?? 'GET';
 		const taken = this.faults.take(host, method, url.pathname);
