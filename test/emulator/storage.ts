@@ -155,9 +155,27 @@ export class StorageHost {
 			res.end();
 			return;
 		}
-		const stream = createReadStream(object.diskPath);
+		// Ends the response with its last byte, not one read later at end of file: a client that has
+		// read Content-Length bytes may close the socket at once, and the request log must then
+		// still show the response as answered.
+		const stream = createReadStream(object.diskPath, { end: Math.max(object.size - 1, 0) });
+		let sent = 0;
 		stream.on('error', () => res.destroy());
-		stream.pipe(res);
+		stream.on('data', (chunk: Buffer | string) => {
+			sent += chunk.length;
+			const flowing = res.write(chunk);
+			if (sent >= object.size) {
+				stream.destroy();
+				res.end();
+			} else if (!flowing) {
+				stream.pause();
+			}
+		});
+		res.on('drain', () => stream.resume());
+		stream.on('end', () => {
+			if (!res.writableEnded) res.end();
+		});
+		res.on('close', () => stream.destroy());
 	}
 
 	private async receive(req: IncomingMessage, res: ServerResponse, grant: PresignedGrant, onBytes: (bytes: number) => void): Promise<void> {
