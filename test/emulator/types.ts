@@ -1,5 +1,7 @@
 /** Records the emulator keeps. Public JSON is produced by the serialisers in serialize.ts. */
 
+import type { ExtractedField } from './extraction';
+
 export type KeyMode = 'read-write' | 'read-only';
 
 export interface ApiKeyRecord {
@@ -73,15 +75,7 @@ export interface SchemaField {
 }
 
 /** A field as filled for one file (response side: type lower case). */
-export interface ExtractedFieldRecord {
-	title: string;
-	type: string;
-	description: string;
-	format: string | null;
-	hidden: boolean;
-	value: unknown;
-	items: unknown[] | null;
-}
+export type ExtractedFieldRecord = ExtractedField;
 
 export interface SchemaVersion {
 	id: string;
