@@ -60,6 +60,8 @@ export async function valuesField(
 	return { values: simplified.length === 1 ? simplified[0] : simplified };
 }
 
+const FIRST_STATUS_CHECK_MS = 1000;
+
 export interface WaitOptions {
 	uploadId: string;
 	/** For messages: the name of what was uploaded. */
@@ -80,6 +82,8 @@ export async function waitForUpload(
 	options: WaitOptions,
 ): Promise<UploadProgress> {
 	const deadline = Date.now() + options.timeoutMs;
+	// Small documents are often done within a second or two: ask early, then back off to the interval.
+	let nextPauseMs = Math.min(FIRST_STATUS_CHECK_MS, options.pollIntervalMs);
 	let progress: UploadProgress;
 	for (;;) {
 		const status = await getUploadStatus.call(this, options.uploadId, options.itemIndex);
@@ -98,7 +102,8 @@ export async function waitForUpload(
 			error.context.uploadId = options.uploadId;
 			throw error;
 		}
-		await pause(this, Math.min(options.pollIntervalMs, remaining));
+		await pause(this, Math.min(nextPauseMs, remaining));
+		nextPauseMs = Math.min(nextPauseMs * 2, options.pollIntervalMs);
 	}
 
 	// A ZIP whose members failed one by one still answers an item per member, each saying why.

@@ -184,7 +184,8 @@ const properties: INodeProperties[] = [
 			type: 'number',
 			typeOptions: { minValue: 0.5, numberPrecision: 1 },
 			default: 5,
-			description: 'How often to ask for the processing status while waiting for completion',
+			description:
+				'How often to ask for the processing status while waiting for completion. The first checks come sooner (after 1 second, then doubling up to this interval).',
 		},
 		{
 			displayName: 'Split Document',
