@@ -145,7 +145,7 @@ function mergeTypes(known: FieldType | undefined, next: FieldType): FieldType {
 }
 
 /** Field titles and types known to the query: the catalog's schema fields, then the documents' values. */
-class FieldDirectory {
+export class FieldDirectory {
 	private readonly titles = new Map<string, string>();
 	private readonly types = new Map<string, FieldType>();
 	private readonly lowerCaseValues = new WeakMap<QueryableDocument, Map<string, unknown>>();
@@ -470,7 +470,27 @@ function failed(errors: QueryError[]): QueryResult {
  * See QUERY.md for the accepted shapes. Never throws for a bad configuration.
  */
 export function executeQuery(queryConfig: unknown, options: unknown, documents: QueryableDocument[], catalog: QueryCatalog = {}): QueryResult {
-	const fields = new FieldDirectory(documents, catalog);
+	return executePreparedQuery(queryConfig, options, prepareQueryDataset(documents, catalog));
+}
+
+/**
+ * Documents and catalog with their field directory built once, so that many queries over the
+ * same unchanged data (the emulator caches one per workspace and data version) skip that work.
+ * The documents must not change while the dataset is in use.
+ */
+export interface QueryDataset {
+	readonly documents: QueryableDocument[];
+	readonly catalog: QueryCatalog;
+	readonly fields: FieldDirectory;
+}
+
+export function prepareQueryDataset(documents: QueryableDocument[], catalog: QueryCatalog = {}): QueryDataset {
+	return { documents, catalog, fields: new FieldDirectory(documents, catalog) };
+}
+
+/** executeQuery over a prepared dataset: the same answers. */
+export function executePreparedQuery(queryConfig: unknown, options: unknown, dataset: QueryDataset): QueryResult {
+	const { documents, catalog, fields } = dataset;
 	const compiler = new QueryCompiler(fields);
 
 	if (queryConfig === undefined || queryConfig === null) return failed([{ code: 'REQUIRED', detail: 'queryConfig is required', pointer: '/queryConfig' }]);

@@ -208,6 +208,26 @@ describe('POST /query/execute', () => {
 		]);
 	});
 
+	test('queries follow every change of values and schema fields (the prepared documents are rebuilt)', async () => {
+		const own = await startEmulator({ processingDelayMs: 0 });
+		try {
+			const file = await uploadAndGetFile(own, 'c.txt', 'Invoice Number: Q-3\nVendor Name: Initech\nTotal Amount: 100\n');
+			const vendorOfC = { queryConfig: { selectedFields: [{ field: 'Vendor Name', alias: 'vendor' }], filters: [{ field: 'fileName', operator: 'eq', value: 'c.txt' }] }, options: { skipCache: true } };
+			expect((await call(own, 'POST', '/query/execute', { body: vendorOfC })).body.data).toEqual([{ vendor: 'Initech' }]);
+			expect((await call(own, 'PATCH', `/files/${file.fileId}/values`, { body: { fields: [{ title: 'Vendor Name', value: 'Globex' }] } })).status).toBe(200);
+			expect((await call(own, 'POST', '/query/execute', { body: vendorOfC })).body.data).toEqual([{ vendor: 'Globex' }]);
+
+			const poReference = { queryConfig: { selectedFields: [{ field: 'PO Reference' }] } };
+			expect((await call(own, 'POST', '/query/execute', { body: poReference })).body.errors).toMatchObject([{ code: 'UNKNOWN_FIELD' }]);
+			expect((await call(own, 'PATCH', '/schemas', { body: { schemaId: SEED_IDS.invoiceSchemaV2A, fields: [{ title: 'PO Reference', type: 'STRING' }] } })).status).toBe(200);
+			const known = await call(own, 'POST', '/query/execute', { body: poReference });
+			expect(known.body.errors).toEqual([]);
+			expect(known.body.headers).toEqual({ 'PO Reference': { title: 'PO Reference', type: 'string' } });
+		} finally {
+			await own.close();
+		}
+	});
+
 	test('an invalid configuration answers 200 with errors[]', async () => {
 		const reply = await call(emu, 'POST', '/query/execute', { body: { queryConfig: { filters: [{ field: 'Nope', operator: 'eq', value: 1 }] } } });
 		expect(reply.status).toBe(200);

@@ -1,10 +1,11 @@
 /** Subscription, project settings, file types (+approve), workflows, directories, schemas,
  * and query execution. */
 import { iso } from '../clock';
-import { executeQuery, type QueryableDocument } from '../query-engine';
+import { executePreparedQuery, prepareQueryDataset, type QueryableDocument, type QueryDataset } from '../query-engine';
 import { badRequest, notFound, validationError } from '../problem';
 import { ok, type RequestContext, type Route } from '../router';
 import { directoryJson, fileTypeJson, workflowJson } from '../serialize';
+import type { EmulatorState } from '../state';
 import type { FileTypeRecord, SchemaField } from '../types';
 import { BodyValidator, isPlainObject, QueryValidator } from '../validate';
 import { createDirectory } from './uploads';
@@ -211,6 +212,43 @@ function patchSchemas(ctx: RequestContext) {
 /** Results cached per workspace, configuration and data version; skipCache bypasses. */
 const queryCache = new WeakMap<object, Map<string, unknown>>();
 
+/**
+ * The queryable documents of a workspace, with their field directory, built once per data
+ * version and catalog (schema fields and directory tree): every query, skipCache included, runs
+ * over the current data; only the building is shared.
+ */
+const datasetCache = new WeakMap<EmulatorState, Map<string, { dataVersion: number; catalogKey: string; dataset: QueryDataset }>>();
+
+function queryDatasetOf(state: EmulatorState, workspaceId: string): QueryDataset {
+	state.purgeExpired(); // may delete files and so move the data version
+	const fields = state.fileTypesOf(workspaceId).flatMap((type) => state.currentVersion(type).fields.map((field) => ({ title: field.title, type: field.type, items: field.items })));
+	const directories = [...state.directories.values()].filter((directory) => directory.workspaceId === workspaceId).map((directory) => ({ id: directory.id, parentId: directory.parentId ?? null }));
+	const catalogKey = JSON.stringify([fields, directories]);
+	let perWorkspace = datasetCache.get(state);
+	if (!perWorkspace) {
+		perWorkspace = new Map();
+		datasetCache.set(state, perWorkspace);
+	}
+	const cached = perWorkspace.get(workspaceId);
+	if (cached && cached.dataVersion === state.dataVersion && cached.catalogKey === catalogKey) return cached.dataset;
+	const documents: QueryableDocument[] = state
+		.filesOf(workspaceId)
+		.filter((file) => file.status === 'processed' && file.formValues)
+		.map((file) => ({
+			fileId: file.fileId,
+			fileName: file.fileName,
+			fileTypeId: file.fileTypeId ?? '',
+			schemaId: file.schemaId,
+			directoryId: file.directoryId,
+			createdAt: iso(file.createdAtMs),
+			updatedAt: iso(file.updatedAtMs),
+			values: Object.fromEntries((file.formValues?.fields ?? []).map((field) => [field.title, field.value])),
+		}));
+	const dataset = prepareQueryDataset(documents, { fields, directories });
+	perWorkspace.set(workspaceId, { dataVersion: state.dataVersion, catalogKey, dataset });
+	return dataset;
+}
+
 function executeQueryRoute(ctx: RequestContext) {
 	const v = BodyValidator.forBody(ctx.body);
 	const queryConfig = v.object('queryConfig', { required: true });
@@ -220,30 +258,16 @@ function executeQueryRoute(ctx: RequestContext) {
 	const started = process.hrtime.bigint();
 	const state = ctx.core.state;
 	const skipCache = options?.skipCache === true;
+	const dataset = queryDatasetOf(state, ctx.workspace.id);
 	const cacheKey = `${ctx.workspace.id}\n${state.dataVersion}\n${JSON.stringify(ctx.body)}`;
 	let cache = queryCache.get(state);
 	if (!cache) {
 		cache = new Map();
 		queryCache.set(state, cache);
 	}
-	let result = skipCache ? undefined : (cache.get(cacheKey) as ReturnType<typeof executeQuery> | undefined);
+	let result = skipCache ? undefined : (cache.get(cacheKey) as ReturnType<typeof executePreparedQuery> | undefined);
 	if (!result) {
-		const documents: QueryableDocument[] = state
-			.filesOf(ctx.workspace.id)
-			.filter((file) => file.status === 'processed' && file.formValues)
-			.map((file) => ({
-				fileId: file.fileId,
-				fileName: file.fileName,
-				fileTypeId: file.fileTypeId ?? '',
-				schemaId: file.schemaId,
-				directoryId: file.directoryId,
-				createdAt: iso(file.createdAtMs),
-				updatedAt: iso(file.updatedAtMs),
-				values: Object.fromEntries((file.formValues?.fields ?? []).map((field) => [field.title, field.value])),
-			}));
-		const fields = state.fileTypesOf(ctx.workspace.id).flatMap((type) => state.currentVersion(type).fields.map((field) => ({ title: field.title, type: field.type, items: field.items })));
-		const directories = [...state.directories.values()].filter((directory) => directory.workspaceId === ctx.workspace.id).map((directory) => ({ id: directory.id, parentId: directory.parentId ?? null }));
-		result = executeQuery(queryConfig, options, documents, { fields, directories });
+		result = executePreparedQuery(queryConfig, options, dataset);
 		if (cache.size > 200) cache.clear();
 		cache.set(cacheKey, result);
 	}
