@@ -277,9 +277,14 @@ class PollRun {
 /**
  * Where a newly activated trigger starts. Start From "Now" asks the API for its newest file so
  * the start point is in the service's own clock, never n8n's: a clock difference between the two
- * can then neither drop nor replay files.
+ * can then neither drop nor replay files. That request counts as the poll's progress within the
+ * budget; a start date needs no request, so the first poll still handles a page.
  */
-async function initialState(this: IPollFunctions, settings: TriggerSettings): Promise<TriggerState> {
+async function initialState(
+	this: IPollFunctions,
+	settings: TriggerSettings,
+	budget: PollBudget,
+): Promise<TriggerState> {
 	const base = { version: STATE_VERSION, config: configOf(settings), pending: [] as string[] };
 	if (settings.startFrom === 'date' && settings.startDate !== undefined) {
 		return { ...base, cursor: { at: settings.startDate, ids: [] } };
@@ -291,6 +296,7 @@ async function initialState(this: IPollFunctions, settings: TriggerSettings): Pr
 		page: 1,
 		limit: settings.event === 'fileUpdated' ? PAGE_SIZE : 1,
 	});
+	budget.progressed = true;
 	if (files.length === 0) return { ...base, cursor: { at: null, ids: [] } };
 	const newest = stampOf(this, files[0], stream);
 	if (settings.event === 'fileUpdated') {
@@ -357,10 +363,7 @@ export async function pollDocuments(this: IPollFunctions): Promise<INodeExecutio
 	const staticData = this.getWorkflowStaticData('node');
 	const budget = new PollBudget(this);
 	let state = readState(staticData, settings);
-	if (state === undefined) {
-		state = await initialState.call(this, settings);
-		budget.progressed = true;
-	}
+	state ??= await initialState.call(this, settings, budget);
 	const run = new PollRun(this, settings, state, budget);
 	let failure: unknown;
 	try {
