@@ -15,7 +15,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-const REPOSITORY_ROOT = path.resolve(__dirname, '..');
+export const REPOSITORY_ROOT = path.resolve(__dirname, '..');
 
 export interface InstallPackageOptions {
 	/** The package to install; default: this repository. */
@@ -43,39 +43,61 @@ export async function installPackageInto(userFolder: string, options: InstallPac
 		await run('npm', ['run', 'build'], packageDir);
 	}
 
+	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+	const { name, version, files, directory: installedDir } = await unpackPackage(packageDir, (packed) =>
+		path.join(nodesDir, 'node_modules', packed),
+	);
+
+	const manifestPath = path.join(installedDir, 'package.json');
+	const { devDependencies, peerDependencies, optionalDependencies, ...manifest } = JSON.parse(
+		fs.readFileSync(manifestPath, 'utf8'),
+	) as Record<string, unknown>;
+	const runtimeDependencies = Object.keys((manifest.dependencies as object | undefined) ?? {});
+	if (runtimeDependencies.length > 0) {
+		throw new Error(`${name} has runtime dependencies (${runtimeDependencies.join(', ')}); a verified community package has none`);
+	}
+	fs.writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
+
+	const ledgerPath = path.join(nodesDir, 'package.json');
+	const ledger = fs.existsSync(ledgerPath)
+		? (JSON.parse(fs.readFileSync(ledgerPath, 'utf8')) as { dependencies?: Record<string, string> })
+		: { name: 'installed-nodes', private: true, dependencies: {} };
+	ledger.dependencies = { ...ledger.dependencies, [name]: version };
+	fs.writeFileSync(ledgerPath, JSON.stringify(ledger, null, 2));
+
+	log(`installed ${name}@${version} (${files.length} files) into ${installedDir}`);
+	return { name, version, installedDir, files };
+}
+
+export interface UnpackedPackage {
+	name: string;
+	version: string;
+	/** The folder holding the unpacked package (package.json at its root). */
+	directory: string;
+	/** The files the tarball held (relative to the package root). */
+	files: string[];
+}
+
+/**
+ * The package exactly as npm would publish it: `npm pack` (scripts off: a prepack/prepare script
+ * must not run, or download, here), the tarball unpacked into the folder `targetDirFor(name)`
+ * (emptied first), the tarball removed.
+ */
+export async function unpackPackage(
+	packageDir: string,
+	targetDirFor: (packageName: string) => string,
+): Promise<UnpackedPackage> {
 	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-pack-'));
 	try {
-		// Scripts off: a prepack/prepare script must not run (or download) here.
 		const packed = JSON.parse(
 			await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], packageDir),
 		) as Array<{ name: string; version: string; filename: string; files: Array<{ path: string }> }>;
 		const { name, version, filename, files } = packed[0];
-
-		const nodesDir = path.join(userFolder, '.n8n', 'nodes');
-		const installedDir = path.join(nodesDir, 'node_modules', name);
-		fs.rmSync(installedDir, { recursive: true, force: true });
-		fs.mkdirSync(installedDir, { recursive: true });
-		await run('tar', ['-xzf', path.join(packDir, filename), '-C', installedDir, '--strip-components=1'], packDir);
-
-		const manifestPath = path.join(installedDir, 'package.json');
-		const { devDependencies, peerDependencies, optionalDependencies, ...manifest } = JSON.parse(
-			fs.readFileSync(manifestPath, 'utf8'),
-		) as Record<string, unknown>;
-		const runtimeDependencies = Object.keys((manifest.dependencies as object | undefined) ?? {});
-		if (runtimeDependencies.length > 0) {
-			throw new Error(`${name} has runtime dependencies (${runtimeDependencies.join(', ')}); a verified community package has none`);
-		}
-		fs.writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
-
-		const ledgerPath = path.join(nodesDir, 'package.json');
-		const ledger = fs.existsSync(ledgerPath)
-			? (JSON.parse(fs.readFileSync(ledgerPath, 'utf8')) as { dependencies?: Record<string, string> })
-			: { name: 'installed-nodes', private: true, dependencies: {} };
-		ledger.dependencies = { ...ledger.dependencies, [name]: version };
-		fs.writeFileSync(ledgerPath, JSON.stringify(ledger, null, 2));
-
-		log(`installed ${name}@${version} (${files.length} files) into ${installedDir}`);
-		return { name, version, installedDir, files: files.map((file) => file.path) };
+		const directory = targetDirFor(name);
+		fs.rmSync(directory, { recursive: true, force: true });
+		fs.mkdirSync(directory, { recursive: true });
+		await run('tar', ['-xzf', path.join(packDir, filename), '-C', directory, '--strip-components=1'], packDir);
+		return { name, version, directory, files: files.map((file) => file.path) };
 	} finally {
 		fs.rmSync(packDir, { recursive: true, force: true });
 	}
