@@ -158,7 +158,7 @@ export class StorageHost {
 		// Ends the response with its last byte, not one read later at end of file: a client that has
 		// read Content-Length bytes may close the socket at once, and the request log must then
 		// still show the response as answered.
-		const stream = createReadStream(object.diskPath, { end: Math.max(object.size - 1, 0) });
+		const stream = createReadStream(object.diskPath);
 		let sent = 0;
 		stream.on('error', () => res.destroy());
 		stream.on('data', (chunk: Buffer | string) => {
