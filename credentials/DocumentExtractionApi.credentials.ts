@@ -1,8 +1,9 @@
 import type {
-	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
 	Icon,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
@@ -10,9 +11,9 @@ import {
 	API_PATH_PREFIX,
 	BASE_URL_EXPRESSION,
 	DEFAULT_INSTANCE,
-	INSECURE_BASE_URL_PATTERN,
 	INSTANCES,
 	INSTANCES_WITH_USER_HOST,
+	authorizeApiRequest,
 } from './hosts';
 
 export class DocumentExtractionApi implements ICredentialType {
@@ -63,26 +64,18 @@ export class DocumentExtractionApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. https://proxy.example.com',
-			description: `Optional. Replaces the host for a proxy or a local emulator (the ${API_PATH_PREFIX} path is added automatically). Must use https://, except for loopback hosts (localhost, 127.0.0.1, [::1]).`,
-		},
-		{
-			displayName:
-				'This Base URL uses http:// with a host that is not a loopback host. It will be refused: use https:// so the API key is never sent in clear text.',
-			name: 'insecureBaseUrlNotice',
-			type: 'notice',
-			default: '',
-			displayOptions: { show: { baseUrl: [{ _cnd: { regex: INSECURE_BASE_URL_PATTERN } }] } },
+			hint: 'Leave empty to use the instance above. Set it only to reach the API through your own proxy or a local emulator.',
+			description: `Replaces the API host, e.g. https://proxy.example.com or https://proxy.example.com/dex (the ${API_PATH_PREFIX} path is added automatically). Accepted: https:// with any host; http:// only for localhost, 127.x.x.x and [::1]. Refused: a user name or password, a query (?) or fragment (#), spaces or control characters. The API key is sent only to this host and never follows a redirect.`,
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				'x-api-key': '={{$credentials.apiKey}}',
-			},
-		},
-	};
+	/** Sends the key only to the API host of this credential, and never through a redirect. */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return await authorizeApiRequest(credentials, requestOptions);
+	}
 
 	test: ICredentialTestRequest = {
 		request: {

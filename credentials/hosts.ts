@@ -1,8 +1,19 @@
 /**
- * Where the Document Extraction API lives: the one table of instances and hosts, and the one
- * rule that turns the credential's fields into a base URL. The credential (its test request) and
- * the node's transport both use what is defined here.
+ * Where the Document Extraction API lives: the one table of instances and hosts, the rule that
+ * turns the credential's fields into the API's base URL (judged by the URL policy), and the one
+ * place that attaches the API key to a request. The credential (its test request and every
+ * authenticated request) and the node's transport both use what is defined here.
  */
+import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
+
+import type { ApprovedBaseUrl } from '../nodes/DocumentExtraction/transport/urlPolicy';
+import {
+	UrlPolicyError,
+	approveBaseUrl,
+	approveInstanceHost,
+	isUnderBaseUrl,
+	requestTarget,
+} from '../nodes/DocumentExtraction/transport/urlPolicy';
 
 export const API_PATH_PREFIX = '/prod/v1';
 
@@ -29,15 +40,6 @@ export const INSTANCES_WITH_USER_HOST: InstanceId[] = INSTANCES.filter((i) => !i
 	(i) => i.value,
 );
 
-/** Hosts to which a Base URL override may use plain `http://`. */
-const LOOPBACK_HOST_PATTERN = '(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])';
-
-/** Matches a Base URL that uses `http://` with a host that is not a loopback host. */
-export const INSECURE_BASE_URL_PATTERN = `^\\s*http://(?!${LOOPBACK_HOST_PATTERN}(:\\d+)?(/|\\s*$))`;
-
-/** Base URL the credential test uses when the override breaks the loopback rule: never resolves. */
-const REFUSED_BASE_URL = 'https://base-url-must-use-https.invalid';
-
 function defaultHost(): string {
 	return INSTANCES.find((i) => i.value === DEFAULT_INSTANCE)?.host ?? '';
 }
@@ -48,86 +50,80 @@ export interface HostCredentialFields {
 	baseUrl?: string;
 }
 
-export class BaseUrlError extends Error {}
-
-function parseUrl(text: string): URL | undefined {
-	try {
-		return new URL(text);
-	} catch {
-		return undefined;
-	}
-}
-
-function trimUrl(url: string): string {
-	return url
-		.trim()
-		.replace(/\/+$/, '')
-		.replace(new RegExp(`${API_PATH_PREFIX.replace(/\//g, '\\/')}$`), '')
-		.replace(/\/+$/, '');
-}
-
-function hostOnly(host: string): string {
-	return host
-		.trim()
-		.replace(/^https?:\/\//i, '')
-		.replace(/\/.*$/, '');
-}
+/** The credential's fields cannot give a base URL the policy accepts; the message says why. */
+export const BaseUrlError = UrlPolicyError;
 
 /**
- * The base URL (scheme and host, no path prefix) for the given credential fields.
- * Throws BaseUrlError with a message for a person when the fields cannot give one.
+ * The API's base URL (scheme, host, optional path prefix; no /prod/v1) for the credential's
+ * fields, approved by the URL policy. Throws BaseUrlError with a message for a person.
  */
-export function resolveBaseUrl(fields: HostCredentialFields): string {
-	const override = (fields.baseUrl ?? '').trim();
-	if (override) {
-		const parsed = parseUrl(override);
-		if (!parsed) {
-			throw new BaseUrlError(
-				`The Base URL "${override}" of the Document Extraction credential is not a valid URL. Use the form https://host[:port].`,
-			);
-		}
-		if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-			throw new BaseUrlError(
-				`The Base URL of the Document Extraction credential must start with https:// (got "${parsed.protocol}").`,
-			);
-		}
-		if (new RegExp(INSECURE_BASE_URL_PATTERN, 'i').test(override)) {
-			throw new BaseUrlError(
-				`The Base URL "${override}" uses http://, which is accepted only for loopback hosts (localhost, 127.x.x.x, [::1]). Use https:// so the API key is not sent in clear text.`,
-			);
-		}
-		return trimUrl(override);
-	}
+export function resolveApiBase(fields: HostCredentialFields): ApprovedBaseUrl {
+	const override = typeof fields.baseUrl === 'string' ? fields.baseUrl.trim() : '';
+	if (override) return approveBaseUrl(override);
 
 	const instance = INSTANCES.find((i) => i.value === (fields.instance || DEFAULT_INSTANCE));
 	if (!instance) {
 		throw new BaseUrlError(
-			`Unknown instance "${fields.instance}" in the Document Extraction credential. Choose one of: ${INSTANCES.map((i) => i.value).join(', ')}.`,
+			`Unknown instance "${String(fields.instance)}" in the Document Extraction credential. Choose one of: ${INSTANCES.map((i) => i.value).join(', ')}.`,
 		);
 	}
-	if (instance.host) return `https://${instance.host}`;
+	if (instance.host) return approveBaseUrl(`https://${instance.host}`);
 
-	const host = hostOnly(fields.instanceHost ?? '');
+	const host = typeof fields.instanceHost === 'string' ? fields.instanceHost.trim() : '';
 	if (!host) {
 		throw new BaseUrlError(
 			`The Document Extraction credential uses the ${instance.name} instance but has no Instance Host. Enter the API host shown in your dashboard.`,
 		);
 	}
-	return `https://${host}`;
+	return approveInstanceHost(host);
+}
+
+/** resolveApiBase, as the base URL text. */
+export function resolveBaseUrl(fields: HostCredentialFields): string {
+	return resolveApiBase(fields).url;
 }
 
 /**
- * The same rule as resolveBaseUrl, as an n8n expression over `$credentials`, for the credential
- * test request (which cannot call code). A Base URL override that breaks the loopback rule is
- * mapped to a host that never resolves, so the key is not sent anywhere.
+ * The credential's `authenticate`: attaches the API key to a request only when the request goes
+ * to the API host the credential's fields give (judged on the parsed URL), and makes sure the
+ * request never follows a redirect, so the key cannot travel on to another host. Anything else
+ * is refused before it is sent.
+ */
+export async function authorizeApiRequest(
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const base = resolveApiBase(credentials as HostCredentialFields);
+	const legacyUri = (requestOptions as { uri?: unknown }).uri;
+	const url = typeof requestOptions.url === 'string' ? requestOptions.url : typeof legacyUri === 'string' ? legacyUri : '';
+	const target = requestTarget(url, requestOptions.baseURL);
+	if (!target || !isUnderBaseUrl(target, base)) {
+		const where = target ? `${target.protocol}//${target.host}` : 'an invalid URL';
+		throw new BaseUrlError(
+			`Refused to send the Document Extraction API key to ${where}: the credential's API host is ${base.url}.`,
+		);
+	}
+	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
+	return Object.assign({}, requestOptions, {
+		headers: { ...(requestOptions.headers ?? {}), 'x-api-key': apiKey },
+		disableFollowRedirect: true,
+		maxRedirects: 0,
+		// n8n's legacy request options, used by some n8n versions for credential tests
+		followRedirect: false,
+		followAllRedirects: false,
+	});
+}
+
+/**
+ * The base URL of the credential test request, as an n8n expression over `$credentials` (an
+ * expression cannot call code). It only picks the host; authorizeApiRequest then judges it and
+ * refuses to send the key anywhere the URL policy does not accept.
  */
 export const BASE_URL_EXPRESSION =
 	'={{ (' +
-	'$credentials.baseUrl && $credentials.baseUrl.trim()' +
-	` ? (new RegExp(${JSON.stringify(INSECURE_BASE_URL_PATTERN)}, 'i').test($credentials.baseUrl)` +
-	` ? ${JSON.stringify(REFUSED_BASE_URL)}` +
-	` : $credentials.baseUrl.trim().replace(/\\/+$/, '').replace(/\\/prod\\/v1$/, ''))` +
+	'$credentials.baseUrl && String($credentials.baseUrl).trim()' +
+	` ? String($credentials.baseUrl).trim().replace(/\\/+$/, '').replace(/\\/prod\\/v1$/, '')` +
 	` : ($credentials.instance === ${JSON.stringify(DEFAULT_INSTANCE)} || !$credentials.instance` +
 	` ? ${JSON.stringify(`https://${defaultHost()}`)}` +
-	` : 'https://' + String($credentials.instanceHost || '').trim().replace(/^https?:\\/\\//i, '').replace(/\\/.*$/, ''))` +
+	` : 'https://' + String($credentials.instanceHost || '').trim().replace(/^https:\\/\\//i, '').replace(/\\/+$/, ''))` +
 	') }}';

@@ -9,7 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { nodeProperties } from './actions/node.description';
 import { router } from './actions/router';
 import { listSearch, loadOptions } from './methods';
-import { withCredentialsReadOnce } from './transport';
+import { withRunScope } from './transport';
 
 export class DocumentExtraction implements INodeType {
 	description: INodeTypeDescription = {
@@ -35,6 +35,6 @@ export class DocumentExtraction implements INodeType {
 	methods = { listSearch, loadOptions };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await withCredentialsReadOnce(this, async () => await router.call(this));
+		return await withRunScope(this, async () => await router.call(this));
 	}
 }

@@ -6,10 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { withCredentialsReadOnce } from '../DocumentExtraction/transport';
+import { waitClock, withRunScope } from '../DocumentExtraction/transport';
 import { triggerProperties } from './description';
 import { getFileClasses } from './methods';
-import { pollDocuments } from './poll';
+import { pollBudgetMs, pollDocuments } from './poll';
 
 export class DocumentExtractionTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -35,6 +35,8 @@ export class DocumentExtractionTrigger implements INodeType {
 	methods = { loadOptions: { getFileClasses } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await withCredentialsReadOnce(this, async () => await pollDocuments.call(this));
+		return await withRunScope(this, async () => await pollDocuments.call(this), {
+			waitDeadline: waitClock.now() + pollBudgetMs(this),
+		});
 	}
 }

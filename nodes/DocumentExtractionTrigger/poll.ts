@@ -2,6 +2,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { valuesField } from '../DocumentExtraction/actions/file/shared';
+import { apiKeysOf, scrubError, secretsOf, waitClock, withoutSecrets } from '../DocumentExtraction/transport';
 import type { FileStream } from './files';
 import {
 	PAGE_SIZE,
@@ -32,23 +33,31 @@ const MAX_TIE_RESTARTS = 3;
 /** Fetch Test Event looks at this many pages of the most recently changed files. */
 const TEST_EVENT_PAGES = 5;
 
+/** A poll's time when n8n does not say (n8n 1.x has no getPollBudgetMs): n8n 2.x's default. */
+export const DEFAULT_POLL_BUDGET_MS = 5 * 60 * 1000;
+
+/** What n8n gives this poll (`getPollBudgetMs`), or DEFAULT_POLL_BUDGET_MS where it has no such call. */
+export function pollBudgetMs(context: IPollFunctions): number {
+	const host = context as Partial<Pick<IPollFunctions, 'getPollBudgetMs'>>;
+	const budgetMs = typeof host.getPollBudgetMs === 'function' ? host.getPollBudgetMs() : undefined;
+	return typeof budgetMs === 'number' && budgetMs > 0 ? budgetMs : DEFAULT_POLL_BUDGET_MS;
+}
+
 /**
- * Stops starting requests once the poll has used its share of n8n's budget
- * (`getPollBudgetMs`, where the host has it), but never before the poll has made progress.
+ * Stops starting requests once the poll has used its share of its budget, but never before the
+ * poll has made progress. (No request of the poll reaches past the whole budget: the trigger's
+ * run scope has it as deadline.)
  */
 class PollBudget {
-	private readonly deadline: number | undefined;
+	private readonly deadline: number;
 	progressed = false;
 
 	constructor(context: IPollFunctions) {
-		const host = context as Partial<Pick<IPollFunctions, 'getPollBudgetMs'>>;
-		const budgetMs = typeof host.getPollBudgetMs === 'function' ? host.getPollBudgetMs() : undefined;
-		this.deadline =
-			typeof budgetMs === 'number' && budgetMs > 0 ? Date.now() + budgetMs * BUDGET_SHARE : undefined;
+		this.deadline = waitClock.now() + pollBudgetMs(context) * BUDGET_SHARE;
 	}
 
 	allows(): boolean {
-		return !this.progressed || this.deadline === undefined || Date.now() < this.deadline;
+		return !this.progressed || waitClock.now() < this.deadline;
 	}
 }
 
@@ -329,7 +338,7 @@ async function fetchTestEvent(
 			const extra = settings.includeValues
 				? await valuesField.call(this, String(match.fileId), undefined, true)
 				: {};
-			return [[{ json: { ...match, ...extra } }]];
+			return [withoutSecrets([{ json: { ...match, ...extra } }], apiKeysOf(this))];
 		}
 		if (files.length < PAGE_SIZE) break;
 	}
@@ -346,8 +355,11 @@ async function fetchTestEvent(
 }
 
 function asNodeError(context: IPollFunctions, error: unknown): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(context.getNode(), error as Error);
+	const nodeError =
+		error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(context.getNode(), error as Error);
+	return scrubError(nodeError, secretsOf(context));
 }
 
 /**
@@ -374,12 +386,12 @@ export async function pollDocuments(this: IPollFunctions): Promise<INodeExecutio
 	if (failure !== undefined) {
 		if (!budget.progressed) throw asNodeError(this, failure);
 		this.logger.warn(
-			`Document Extraction Trigger "${this.getNode().name}": the poll stopped after ${run.items.length} document(s); the next poll continues from there. Cause: ${(failure as Error).message ?? String(failure)}`,
+			`Document Extraction Trigger "${this.getNode().name}": the poll stopped after ${run.items.length} document(s); the next poll continues from there. Cause: ${asNodeError(this, failure).message}`,
 			{ node: this.getNode().name, workflowId: this.getWorkflow().id },
 		);
 	}
 	writeState(staticData, state);
-	return run.items.length > 0 ? [run.items] : null;
+	return run.items.length > 0 ? [withoutSecrets(run.items, apiKeysOf(this))] : null;
 }
 
 

@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { BATCHING_DEFAULTS, BATCHING_PARAMETER } from '../descriptions/batching';
 import { forEachConcurrently } from '../helpers/concurrency';
-import { pause } from '../transport';
+import { apiKeysOf, isCancelled, pause, scrubError, secretsOf, withoutSecrets } from '../transport';
 
 import * as directory from './directory';
 import * as file from './file';
@@ -37,6 +37,7 @@ function asNodeError(
 		error instanceof NodeApiError || error instanceof NodeOperationError
 			? error
 			: new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+	scrubError(nodeError, secretsOf(context));
 	if (nodeError.context.itemIndex === undefined) nodeError.context.itemIndex = itemIndex;
 	const itemNote = `Item index: ${itemIndex}`;
 	if (!nodeError.description?.includes(itemNote)) {
@@ -73,10 +74,15 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const runItem = async (itemIndex: number): Promise<INodeExecutionData[]> => {
 		try {
 			const output = await handler.execute.call(this, itemIndex);
-			return this.helpers.constructExecutionMetaData(output, { itemData: { item: itemIndex } });
+			// Items never show the API key, whatever the service echoed back. (Presigned URLs are
+			// kept out of items by the operations; Get Preview URL's link is its purpose.)
+			return this.helpers.constructExecutionMetaData(withoutSecrets(output, apiKeysOf(this)), {
+				itemData: { item: itemIndex },
+			});
 		} catch (error) {
 			const nodeError = asNodeError(this, error, itemIndex);
-			if (this.continueOnFail()) return [errorItem(nodeError, itemIndex)];
+			// A stopped execution ends; it does not turn into error items.
+			if (this.continueOnFail() && !isCancelled(this)) return [errorItem(nodeError, itemIndex)];
 			throw nodeError;
 		}
 	};
@@ -90,7 +96,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			async (offset) => {
 				outputs[first + offset] = await runItem(first + offset);
 			},
-			() => this.getExecutionCancelSignal()?.aborted === true,
+			() => isCancelled(this),
 		);
 
 	const { batchSize, batchInterval } = batchingOf(this);

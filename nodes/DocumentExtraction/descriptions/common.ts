@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties, INodePropertyMode } from 'n8n-workflow';
 
-import { DEFAULT_RETRY_POLICY } from '../transport';
+import { WAIT_LIMITS } from '../transport';
 
 /** Parameter descriptions used by more than one operation, defined once. */
 
@@ -70,18 +70,32 @@ export const simplifyParameter: INodeProperties = {
 		'Whether to return the values as { field title: value } (tables as lists of row objects) instead of the raw form records',
 };
 
-/** Goes into every operation's Options collection; the transport reads it (RATE_LIMIT_WAIT_PARAMETER). */
-export const maxRateLimitWaitOption: INodeProperties = {
-	displayName: 'Max Rate-Limit Wait (Seconds)',
+/**
+ * Goes into every operation's Options collection; the transport reads it (MAX_WAIT_PARAMETER).
+ * Its name stays `maxRateLimitWait` so that saved workflows keep their value.
+ */
+export const maxRetryWaitOption: INodeProperties = {
+	displayName: 'Max Retry Wait (Seconds)',
 	name: 'maxRateLimitWait',
 	type: 'number',
-	typeOptions: { minValue: 0 },
-	default: DEFAULT_RETRY_POLICY.maxRateLimitWaitSeconds,
+	typeOptions: { minValue: 0, maxValue: WAIT_LIMITS.maxMaxWaitSeconds },
+	default: WAIT_LIMITS.defaultMaxWaitSeconds,
 	description:
-		'When the API answers "too many requests", the node waits as long as the API asks and tries again, up to this many seconds in total per request. 0 fails at once.',
+		'How long one item may wait in total before its requests are tried again: after "too many requests" (HTTP 429, the node waits as long as the API asks, at least 1 second, and holds the other items too) and after server or network failures (0.5, 1, 2 … seconds). When a wait would go past it, the item fails and says why. 0 never waits: the first 429 or failure fails the item.',
 };
 
-/** An operation's "Options" collection: its own options plus Max Rate-Limit Wait, by name. */
+/** Goes into every operation's Options collection; the transport reads it (REQUEST_TIMEOUT_PARAMETER). */
+export const requestTimeoutOption: INodeProperties = {
+	displayName: 'Request Timeout (Seconds)',
+	name: 'requestTimeout',
+	type: 'number',
+	typeOptions: { minValue: WAIT_LIMITS.minRequestTimeoutSeconds },
+	default: WAIT_LIMITS.defaultRequestTimeoutSeconds,
+	description:
+		'How long one request may go without an answer, or a file upload or download without moving a byte, before it is abandoned (and tried again when that is safe)',
+};
+
+/** An operation's "Options" collection: its own options plus the request options, by name. */
 export function optionsCollection(extra: INodeProperties[] = []): INodeProperties {
 	return {
 		displayName: 'Options',
@@ -89,7 +103,7 @@ export function optionsCollection(extra: INodeProperties[] = []): INodePropertie
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: [...extra, maxRateLimitWaitOption].sort((a, b) =>
+		options: [...extra, maxRetryWaitOption, requestTimeoutOption].sort((a, b) =>
 			a.displayName.localeCompare(b.displayName),
 		),
 	};

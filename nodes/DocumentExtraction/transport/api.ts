@@ -9,17 +9,18 @@ import { NodeApiError } from 'n8n-workflow';
 import { API_PATH_PREFIX } from '../../../credentials/hosts';
 import { CREDENTIAL_TYPE, connectionFor } from './connection';
 import type { ApiContext } from './context';
-import { pause } from './context';
-import { buildApiError, buildNetworkError } from './errors';
-import type { RetryPolicy } from './retry';
+import { buildApiError, buildNetworkError, buildRedirectError, redact } from './errors';
+import type { AttemptResult } from './retry';
 import {
-	backoffDelayMs,
+	isCancelled,
 	isTransientNetworkError,
 	isTransientStatus,
+	limitsFor,
 	networkErrorCode,
-	retryAfterSeconds,
-	retryPolicyFor,
+	retryAfterMs,
+	withRetries,
 } from './retry';
+import { budgetFor, gateFor, secretsOf, waitDeadlineOf } from './scope';
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -28,9 +29,9 @@ export interface ApiRequest {
 	body?: IDataObject | IDataObject[];
 	qs?: IDataObject;
 	/**
-	 * Sent as the Idempotency-Key header. A write with a key is repeated after a 5xx or network
-	 * error (the API replays the first answer); a write without one never is. Build it with
-	 * idempotencyKey() so every retry of the call sends the same key.
+	 * Sent as the Idempotency-Key header. A write with a key is repeated after a 5xx, network
+	 * error or timeout (the API replays the first answer); a write without one never is. Build it
+	 * with idempotencyKey() so every retry of the call sends the same key.
 	 */
 	idempotencyKey?: string;
 	/**
@@ -39,10 +40,15 @@ export interface ApiRequest {
 	 * network error like a GET.
 	 */
 	safeToRepeat?: boolean;
-	/** The item the call is for: named in errors and used to read the item's options. */
+	/** The item the call is for: named in errors, and whose options and wait budget apply. */
 	itemIndex?: number;
-	/** Overrides of the retry policy (otherwise defaults plus the node's Max Rate-Limit Wait). */
-	retry?: Partial<RetryPolicy>;
+	/**
+	 * No attempt starts and no retry wait ends after this moment (epoch ms), and an attempt's
+	 * timeout never reaches past it: e.g. the Wait Timeout of Wait for Completion, a poll's budget.
+	 */
+	deadline?: number;
+	/** Says what the deadline is, for the error when it ends the call. */
+	deadlineNote?: string;
 }
 
 export interface ApiResponse {
@@ -75,8 +81,8 @@ function parseBody(raw: RawResponse): unknown {
 }
 
 /**
- * Safe to repeat after a 5xx or a lost connection: reads (by method or marked safeToRepeat), and
- * writes that carry a key.
+ * Safe to repeat after a 5xx, a lost connection or a timeout: reads (by method or marked
+ * safeToRepeat), and writes that carry a key.
  */
 function isRetrySafe(request: ApiRequest): boolean {
 	return (
@@ -86,40 +92,32 @@ function isRetrySafe(request: ApiRequest): boolean {
 	);
 }
 
+const REDIRECT_ADVICE =
+	'API requests carry the API key and go only to the host of the credential: set the Base URL Override to the address that answers without redirecting.';
+
 /**
- * The one gateway to the Document Extraction API. Sends JSON with the credential's key, parses
- * JSON and problem+json, waits out 429s within the node's Max Rate-Limit Wait, repeats retry-safe
- * requests after 5xx and network errors with exponential backoff and jitter, and turns every
- * failure into a NodeApiError a person can act on (never containing the API key).
- * The host and the key come from one read of the credential (see connection.ts), which n8n's
- * helper is given instead of reading it again.
+ * The one gateway to the Document Extraction API. Sends JSON with the credential's key (only to
+ * the credential's API host, never following a redirect), parses JSON and problem+json, lets the
+ * retry policy (retry.ts) decide every retry and wait, bounds each attempt by the Request
+ * Timeout, and turns every failure into a NodeApiError a person can act on (never containing
+ * the API key). The host and the key come from one read of the credential (connection.ts),
+ * which n8n's helper is given instead of reading it again.
  */
 export async function apiRequestWithResponse(
 	this: ApiContext,
 	request: ApiRequest,
 ): Promise<ApiResponse> {
-	const { baseUrl, secrets, credentials } = await connectionFor(this, request.itemIndex);
-	const policy = retryPolicyFor(this, request.itemIndex, request.retry);
+	const { base, secrets, credentials } = await connectionFor(this, request.itemIndex);
 	const path = `${API_PATH_PREFIX}${request.path}`;
-	const url = `${baseUrl}${path}`;
+	const url = `${base.url}${path}`;
+	const { requestTimeoutMs } = limitsFor(this, request.itemIndex);
 
 	const headers: IDataObject = { Accept: 'application/json, application/problem+json' };
 	if (request.body !== undefined) headers['Content-Type'] = 'application/json';
 	if (request.idempotencyKey) headers['Idempotency-Key'] = request.idempotencyKey;
+	const repeatable = isRetrySafe(request);
 
-	let rateLimitWaitedSeconds = 0;
-	let transientRetries = 0;
-	let attempts = 0;
-	/** After a 5xx or a network error: waits and says to try again, or says to give up. */
-	const backOffForRetry = async (): Promise<boolean> => {
-		if (!isRetrySafe(request) || transientRetries >= policy.maxTransientRetries) return false;
-		await pause(this, backoffDelayMs(transientRetries, policy));
-		transientRetries++;
-		return true;
-	};
-
-	for (;;) {
-		attempts++;
+	const attempt = async (attemptNumber: number, timeoutMs: number): Promise<AttemptResult<ApiResponse>> => {
 		const options: IHttpRequestOptions = {
 			method: request.method,
 			url,
@@ -129,6 +127,8 @@ export async function apiRequestWithResponse(
 			json: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+			timeout: timeoutMs,
 		};
 
 		let raw: RawResponse;
@@ -140,23 +140,51 @@ export async function apiRequestWithResponse(
 				{ credentialsDecrypted: credentials },
 			)) as RawResponse;
 		} catch (error) {
-			if (isTransientNetworkError(error) && (await backOffForRetry())) continue;
+			const code = networkErrorCode(error);
 			// A fresh error: the one n8n's helper threw holds the request (and its key) as its cause.
-			throw buildNetworkError(this.getNode(), {
-				method: request.method,
-				url,
-				code: networkErrorCode(error),
-				cause: (error as Error).message ?? 'unknown error',
-				attempts,
-				itemIndex: request.itemIndex,
-				secrets,
-			});
+			const giveUp = (note?: string) =>
+				buildNetworkError(this.getNode(), {
+					method: request.method,
+					url,
+					code,
+					cause: `${redact((error as Error).message ?? 'unknown error', secretsOf(this).concat(secrets))}${note ? `\n${note}` : ''}`,
+					attempts: attemptNumber,
+					itemIndex: request.itemIndex,
+					secrets,
+					timeoutMs,
+				});
+			if (isCancelled(this)) return { ok: false, failure: { kind: 'failed', repeatable: false, giveUp } };
+			return {
+				ok: false,
+				failure: { kind: 'failed', repeatable: repeatable && isTransientNetworkError(error), giveUp },
+			};
 		}
 
 		const headersOut = (raw.headers ?? {}) as IDataObject;
 		const body = parseBody({ ...raw, headers: headersOut });
 		const status = raw.statusCode;
-		const apiError = (note?: string) =>
+		if (status >= 200 && status < 300) {
+			return {
+				ok: true,
+				value: {
+					statusCode: status,
+					headers: headersOut,
+					body: (body && typeof body === 'object' ? body : {}) as IDataObject,
+				},
+			};
+		}
+		if (status >= 300 && status < 400) {
+			const redirect = buildRedirectError(this.getNode(), {
+				statusCode: status,
+				location: headersOut.location,
+				what: `The API (${request.method} ${path})`,
+				itemIndex: request.itemIndex,
+				secrets,
+				advice: REDIRECT_ADVICE,
+			});
+			return { ok: false, failure: { kind: 'failed', repeatable: false, giveUp: () => redirect } };
+		}
+		const giveUp = (note?: string) =>
 			buildApiError(this.getNode(), {
 				statusCode: status,
 				statusMessage: raw.statusMessage,
@@ -168,33 +196,45 @@ export async function apiRequestWithResponse(
 				secrets,
 				note,
 			});
-
-		if (status >= 200 && status < 300) {
+		if (status === 429) {
 			return {
-				statusCode: status,
-				headers: headersOut,
-				body: (body && typeof body === 'object' ? body : {}) as IDataObject,
+				ok: false,
+				failure: {
+					kind: 'rate-limited',
+					retryAfterMs: retryAfterMs(body as IDataObject, headersOut),
+					giveUp,
+				},
 			};
 		}
+		return {
+			ok: false,
+			failure: { kind: 'failed', repeatable: repeatable && isTransientStatus(status), giveUp },
+		};
+	};
 
-		if (status === 429) {
-			const waitSeconds =
-				retryAfterSeconds(body as IDataObject, headersOut) ??
-				backoffDelayMs(transientRetries, policy) / 1000;
-			if (rateLimitWaitedSeconds + waitSeconds <= policy.maxRateLimitWaitSeconds) {
-				await pause(this, waitSeconds * 1000);
-				rateLimitWaitedSeconds += waitSeconds;
-				continue;
-			}
-			throw apiError(
-				`Waiting another ${Math.ceil(waitSeconds)} s would exceed the Max Rate-Limit Wait of ${policy.maxRateLimitWaitSeconds} s (already waited ${Math.round(rateLimitWaitedSeconds)} s)`,
-			);
-		}
-
-		if (isTransientStatus(status) && (await backOffForRetry())) continue;
-
-		throw apiError(attempts > 1 ? `Failed after ${attempts} attempts` : undefined);
-	}
+	return await withRetries(
+		{
+			context: this,
+			budget: budgetFor(this, request.itemIndex),
+			gate: gateFor(this),
+			gateRefusal: (waitMs) =>
+				buildApiError(this.getNode(), {
+					statusCode: 429,
+					body: {
+						detail: `Another request of this run was answered HTTP 429, and the pause it asked for (${Math.ceil(waitMs / 1000)} s more) is longer than this item may still wait`,
+					},
+					method: request.method,
+					path,
+					itemIndex: request.itemIndex,
+					secrets,
+				}),
+			requestTimeoutMs,
+			deadline: request.deadline,
+			deadlineNote: request.deadlineNote,
+			waitDeadline: waitDeadlineOf(this),
+		},
+		attempt,
+	);
 }
 
 /** apiRequestWithResponse, returning only the parsed body. */
@@ -262,9 +302,11 @@ export function unexpectedResponse(
 	body: unknown,
 	itemIndex?: number,
 ): NodeApiError {
-	return new NodeApiError(context.getNode(), (body ?? {}) as JsonObject, {
+	const secrets = secretsOf(context);
+	const shown = redact(JSON.stringify(body) ?? '', secrets).slice(0, 500);
+	return new NodeApiError(context.getNode(), { unexpected: shown } as JsonObject, {
 		message: `The API answered ${what} in an unexpected shape`,
-		description: JSON.stringify(body)?.slice(0, 500),
+		description: shown,
 		itemIndex,
 	});
 }

@@ -4,7 +4,6 @@ import type {
 	IPollFunctions,
 	NodeParameterValueType,
 } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 /** Every n8n context from which the transport may be called. */
 export type ApiContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
@@ -26,12 +25,9 @@ export function readParameter<T extends NodeParameterValueType | object>(
 	return (context as IPollFunctions).getNodeParameter(name, fallback) as T;
 }
 
-/** Waits, giving up early when the execution is cancelled. */
-export async function pause(context: ApiContext, ms: number): Promise<void> {
-	if (ms <= 0) return;
-	const signal =
-		'getExecutionCancelSignal' in context && typeof context.getExecutionCancelSignal === 'function'
-			? context.getExecutionCancelSignal()
-			: undefined;
-	await sleep(ms, signal);
+/** The execution's cancel signal, where the context has one (polls and editor lookups have none). */
+export function cancelSignalOf(context: ApiContext): AbortSignal | undefined {
+	return 'getExecutionCancelSignal' in context && typeof context.getExecutionCancelSignal === 'function'
+		? context.getExecutionCancelSignal()
+		: undefined;
 }

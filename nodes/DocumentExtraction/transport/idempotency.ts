@@ -15,6 +15,30 @@ function runIdentity(context: IExecuteFunctions): string {
 	return runId;
 }
 
+const executionNonces = new WeakMap<object, string>();
+
+/**
+ * A value that is random per execution and kept with the execution in n8n's database: the
+ * token n8n puts in `$execution.resumeUrl` (n8n 2.x creates it with the execution's data). A
+ * retry of the same execution, by "Retry On Fail" or by another queue-mode worker after a
+ * stall, reads the same token; an execution of another n8n database (a restored backup, a
+ * staging copy, a reset) with the same encryption key and execution id has another one.
+ * n8n 1.x has no such token: there it is empty.
+ */
+function executionNonce(context: IExecuteFunctions, itemIndex: number): string {
+	let nonce = executionNonces.get(context);
+	if (nonce === undefined) {
+		const resumeUrl = context.getWorkflowDataProxy(itemIndex).$execution?.resumeUrl;
+		try {
+			nonce = typeof resumeUrl === 'string' ? new URL(resumeUrl).search : '';
+		} catch {
+			nonce = '';
+		}
+		executionNonces.set(context, nonce);
+	}
+	return nonce;
+}
+
 function runIndexOf(context: IExecuteFunctions, itemIndex: number): number {
 	const proxy = context.getWorkflowDataProxy(itemIndex);
 	return typeof proxy.$runIndex === 'number' ? proxy.$runIndex : 0;
@@ -34,10 +58,12 @@ function stableStringify(value: unknown): string {
 /**
  * The Idempotency-Key for one mutating call site of one item.
  *
- * It is derived, not random: the n8n instance, workflow, execution, node, run and item, the call
- * site (e.g. "file.upload") and the request body. So every retry of the same call, by the
- * transport or by n8n's "Retry On Fail", sends the same key and the API replays the first answer
- * instead of acting twice, while a different item, run, execution or body never shares a key.
+ * It is derived, not random: the n8n instance, workflow, execution (its id and its random
+ * per-execution token, see executionNonce), node, run and item, the call site (e.g.
+ * "file.upload") and the request body. So every retry of the same call, by the transport, by
+ * n8n's "Retry On Fail" or by a queue-mode worker that takes over a stalled job, sends the same
+ * key and the API replays the first answer instead of acting twice, while a different item,
+ * run, execution, database or body never shares a key.
  * Formatted as a version-4 UUID (the API recommends UUIDv4; at most 255 characters).
  */
 export function idempotencyKey(
@@ -51,6 +77,7 @@ export function idempotencyKey(
 		context.getInstanceId(),
 		context.getWorkflow().id ?? '',
 		runIdentity(context),
+		executionNonce(context, itemIndex),
 		node.id || node.name,
 		runIndexOf(context, itemIndex),
 		itemIndex,

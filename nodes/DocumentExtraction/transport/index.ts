@@ -3,8 +3,9 @@
  * Operations, load-options methods and the trigger call only what is exported here.
  */
 export type { ApiContext } from './context';
-export { isExecuteContext, pause, readParameter } from './context';
-export { CREDENTIAL_TYPE, withCredentialsReadOnce } from './connection';
+export { isExecuteContext, readParameter } from './context';
+export { CREDENTIAL_TYPE } from './connection';
+export { apiKeysOf, secretsOf, withRunScope } from './scope';
 export type { ApiRequest, ApiResponse, PageOf, PaginationOptions } from './api';
 export {
 	apiRequest,
@@ -13,11 +14,19 @@ export {
 	listAt,
 	unexpectedResponse,
 } from './api';
-export { buildApiError, describeViolation } from './errors';
+export { buildApiError, describeViolation, redact, scrubError, withoutSecrets } from './errors';
 export type { Problem, Violation } from './errors';
 export { idempotencyKey } from './idempotency';
-export type { RetryPolicy } from './retry';
-export { DEFAULT_RETRY_POLICY, RATE_LIMIT_WAIT_PARAMETER, retryPolicyFor } from './retry';
+export {
+	MAX_WAIT_PARAMETER,
+	REQUEST_TIMEOUT_PARAMETER,
+	WAIT_LIMITS,
+	cancelledError,
+	isCancelled,
+	pause,
+	throwIfCancelled,
+} from './retry';
+export { waitClock } from './clock';
 export type {
 	PayloadSource,
 	StorageDownload,
@@ -25,4 +34,4 @@ export type {
 	StoragePutResult,
 	UploadPayload,
 } from './storage';
-export { downloadFromStorage, putToStorage, redactSignedUrl } from './storage';
+export { approveStorageUrl, downloadFromStorage, putToStorage, redactSignedUrl } from './storage';

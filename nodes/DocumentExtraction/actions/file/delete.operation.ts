@@ -50,9 +50,11 @@ function text(value: unknown): string | undefined {
 }
 
 /**
- * Reads what one DELETE /files answer says about each id of its batch. `{ success: true }` alone
- * means all were deleted; a partial failure lists the failed files in `errors` (each with its
- * `fileId`, a `code` and a `detail`) and may list `deletedFileIds`.
+ * Reads what one successful (2xx) DELETE /files answer says about each id of its batch.
+ * `{ success: true }` means all were deleted. A partial failure lists the failed files in
+ * `errors` (each with its `fileId`, a `code` and a `detail`): those were not deleted and every
+ * id it does not mention was. `deletedFileIds`, when given, confirms deletions. Only an answer
+ * that says it failed without naming any file leaves the batch's ids not deleted.
  */
 function batchOutcome(batch: string[], body: IDataObject): DeleteResult[] {
 	const failures = new Map<string, IDataObject>();
@@ -63,8 +65,9 @@ function batchOutcome(batch: string[], body: IDataObject): DeleteResult[] {
 	const confirmed = Array.isArray(body.deletedFileIds)
 		? new Set((body.deletedFileIds as unknown[]).map((id) => String(id).toLowerCase()))
 		: undefined;
+	const reportedFailure = body.success === false;
 	const unexplained =
-		body.success === false && confirmed === undefined
+		reportedFailure && failures.size === 0
 			? (text(body.detail) ?? text(body.message) ?? 'The API reported a failure without details')
 			: undefined;
 
@@ -78,10 +81,9 @@ function batchOutcome(batch: string[], body: IDataObject): DeleteResult[] {
 				...(text(failure.code) ? { errorCode: text(failure.code) } : {}),
 			};
 		}
-		if (confirmed && !confirmed.has(fileId.toLowerCase())) {
-			return { fileId, deleted: false, error: 'The API did not confirm that this file was deleted' };
+		if (unexplained && !confirmed?.has(fileId.toLowerCase())) {
+			return { fileId, deleted: false, error: unexplained };
 		}
-		if (unexplained) return { fileId, deleted: false, error: unexplained };
 		return { fileId, deleted: true };
 	});
 }

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { fileIdParameter, optionsCollection } from '../../descriptions/common';
@@ -45,12 +45,19 @@ export async function execute(
 	const fileName = typeof file.fileName === 'string' && file.fileName !== '' ? file.fileName : fileId;
 	const download = await downloadFromStorage.call(this, signedUrl, {
 		label: `file "${fileName}"`,
+		role: 'preview URL',
 		itemIndex,
 	});
 	const mimeType =
 		(typeof file.fileType === 'string' && file.fileType) || download.contentType || FALLBACK_MIME_TYPE;
-	// A stream: n8n writes it to binary storage as it arrives (filesystem mode).
 	const stream = download.body as Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
-	const binary = await this.helpers.prepareBinaryData(stream, fileName, mimeType);
+	let binary: IBinaryData;
+	try {
+		binary = await this.helpers.prepareBinaryData(stream, fileName, mimeType);
+	} catch (error) {
+		throw download.streamError(error);
+	} finally {
+		download.done();
+	}
 	return [{ json: file, binary: { [binaryPropertyName]: binary } }];
 }

@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { BinarySource, RangeReader } from '../../helpers/binary';
 import { forEachConcurrently } from '../../helpers/concurrency';
-import { apiRequest, idempotencyKey, putToStorage, unexpectedResponse } from '../../transport';
+import { apiRequest, approveStorageUrl, idempotencyKey, putToStorage, unexpectedResponse, waitClock } from '../../transport';
 
 /**
  * Multipart upload: POST /files/upload/multipart, a PUT per part to its presigned URL, then
@@ -174,7 +174,7 @@ function partFailure(
 		error instanceof NodeApiError || error instanceof NodeOperationError
 			? error
 			: new NodeOperationError(context.getNode(), error as Error, { itemIndex: facts.itemIndex });
-	const seconds = Math.round((Date.now() - facts.startedAt) / 1000);
+	const seconds = Math.round((waitClock.now() - facts.startedAt) / 1000);
 	if (nodeError.context.urlExpired) {
 		nodeError.message = `The presigned part URLs of upload ${uploadId} expired before part ${part.partNumber} of ${total} was sent: part URLs are valid for ${PART_URL_LIFETIME_MS / 1000} seconds, and ${sent} of ${total} parts were sent in ${seconds} s. Nothing was stored as a document. Run the node again to start a new upload; to send faster, raise "Part Concurrency" or "Part Size".`;
 	} else {
@@ -204,7 +204,7 @@ export async function multipartUpload(
 		fileSize: source.fileSize / BYTES_PER_MB,
 		partSizeLimit: settings.partSizeMB,
 	};
-	const startedAt = Date.now();
+	const startedAt = waitClock.now();
 	const initiation = await apiRequest.call(this, {
 		method: 'POST',
 		path: '/files/upload/multipart',
@@ -220,6 +220,10 @@ export async function multipartUpload(
 	}
 	const uploadId = typeof initiation.uploadId === 'string' ? initiation.uploadId : multipartId;
 	const parts = planParts(this, initiation, source.fileSize, itemIndex);
+	// Every part URL is judged before the first byte is sent, so a bad one never leaves a half-sent upload.
+	for (const part of parts) {
+		part.url = await approveStorageUrl(this, part.url, 'presigned part URL', itemIndex);
+	}
 	const validUntil = startedAt + PART_URL_LIFETIME_MS;
 
 	const reader = source.openRanges();
@@ -242,7 +246,7 @@ export async function multipartUpload(
 						this,
 						part.url,
 						async () => ({ body: bytes, contentLength: part.size }),
-						{ label, itemIndex, validUntil, retry: { maxTransientRetries: PART_RETRIES } },
+						{ label, role: 'presigned part URL', itemIndex, validUntil, maxFailureRetries: PART_RETRIES },
 					);
 					if (!result.etag) {
 						throw new NodeOperationError(

@@ -5,7 +5,7 @@ import { simplifyFormValue } from '../../helpers/simplify';
 import type { UploadProgress } from '../../helpers/uploadStatus';
 import { readUploadStatus } from '../../helpers/uploadStatus';
 import type { ApiContext } from '../../transport';
-import { apiRequest, apiRequestAllItems, pause } from '../../transport';
+import { apiRequest, apiRequestAllItems, cancelledError, isCancelled, pause, waitClock } from '../../transport';
 
 /** Steps of the File resource that several operations share. */
 
@@ -13,11 +13,14 @@ export async function getUploadStatus(
 	this: IExecuteFunctions,
 	uploadId: string,
 	itemIndex: number,
+	deadline?: { at: number; note: string },
 ): Promise<IDataObject> {
 	return await apiRequest.call(this, {
 		method: 'GET',
 		path: `/uploads/${encodeURIComponent(uploadId)}`,
 		itemIndex,
+		deadline: deadline?.at,
+		deadlineNote: deadline?.note,
 	});
 }
 
@@ -61,6 +64,8 @@ export async function valuesField(
 }
 
 const FIRST_STATUS_CHECK_MS = 1000;
+/** The last status check of a wait gets at least this much of the Wait Timeout. */
+const LAST_STATUS_CHECK_MS = 1000;
 
 export interface WaitOptions {
 	uploadId: string;
@@ -72,52 +77,85 @@ export interface WaitOptions {
 	itemIndex: number;
 }
 
+/** Errors of the wait carry the upload ID (error.context.uploadId) and say how to continue. */
+function uploadedButUnfinished(
+	context: IExecuteFunctions,
+	options: WaitOptions,
+	message: string,
+	description: string,
+): NodeOperationError {
+	const error = new NodeOperationError(context.getNode(), message, {
+		itemIndex: options.itemIndex,
+		description,
+	});
+	error.context.uploadId = options.uploadId;
+	return error;
+}
+
 /**
- * Polls GET /uploads/{uploadId} until processing ends or the timeout passes. A timeout or a
- * failed upload throws an error that carries the uploadId (error.context.uploadId) and says how
- * to continue.
+ * Polls GET /uploads/{uploadId} until processing ends or the Wait Timeout passes; the timeout
+ * bounds the whole wait, status requests and their retries included. A timeout, a status check
+ * that keeps failing or a failed upload throws an error that carries the uploadId
+ * (error.context.uploadId) and says how to continue.
  */
 export async function waitForUpload(
 	this: IExecuteFunctions,
 	options: WaitOptions,
 ): Promise<UploadProgress> {
-	const deadline = Date.now() + options.timeoutMs;
+	const deadline = waitClock.now() + options.timeoutMs;
+	const timeoutText = `${Math.round(options.timeoutMs / 1000)} seconds`;
+	const continueWith = `The file was uploaded: continue with the Get Upload Status operation and upload ID ${options.uploadId}.`;
 	// Small documents are often done within a second or two: ask early, then back off to the interval.
 	let nextPauseMs = Math.min(FIRST_STATUS_CHECK_MS, options.pollIntervalMs);
 	let progress: UploadProgress;
 	for (;;) {
-		const status = await getUploadStatus.call(this, options.uploadId, options.itemIndex);
+		let status: IDataObject;
+		try {
+			status = await getUploadStatus.call(this, options.uploadId, options.itemIndex, {
+				at: deadline,
+				note: `The Wait Timeout of ${timeoutText} is over`,
+			});
+		} catch (error) {
+			if (isCancelled(this)) throw cancelledError(this);
+			const cause = (error as Error).message?.replace(/[.\s]+$/, '') ?? 'unknown error';
+			if (waitClock.now() >= deadline) {
+				throw uploadedButUnfinished(
+					this,
+					options,
+					`Processing of "${options.fileName}" did not finish within ${timeoutText}: the last status check got no answer in time (${cause}). ${continueWith}`,
+					`Upload ID: ${options.uploadId}. Raise "Wait Timeout" in the options to wait longer, or turn off "Wait for Completion".`,
+				);
+			}
+			throw uploadedButUnfinished(
+				this,
+				options,
+				`Could not read the processing status of "${options.fileName}": ${cause}. ${continueWith}`,
+				`Upload ID: ${options.uploadId}. Nothing needs to be uploaded again.`,
+			);
+		}
 		progress = readUploadStatus(status, options.expectZip);
 		if (progress.state !== 'processing') break;
-		const remaining = deadline - Date.now();
-		if (remaining <= 0) {
-			const error = new NodeOperationError(
-				this.getNode(),
-				`Processing of "${options.fileName}" did not finish within ${Math.round(options.timeoutMs / 1000)} seconds${progress.lastStep ? ` (last step: ${progress.lastStep})` : ''}. The file was uploaded: continue with the Get Upload Status operation and upload ID ${options.uploadId}.`,
-				{
-					itemIndex: options.itemIndex,
-					description: `Upload ID: ${options.uploadId}. Raise "Timeout" in the options to wait longer, or turn off "Wait for Completion".`,
-				},
+		const remaining = deadline - waitClock.now();
+		if (remaining < LAST_STATUS_CHECK_MS) {
+			throw uploadedButUnfinished(
+				this,
+				options,
+				`Processing of "${options.fileName}" did not finish within ${timeoutText}${progress.lastStep ? ` (last step: ${progress.lastStep})` : ''}. ${continueWith}`,
+				`Upload ID: ${options.uploadId}. Raise "Wait Timeout" in the options to wait longer, or turn off "Wait for Completion".`,
 			);
-			error.context.uploadId = options.uploadId;
-			throw error;
 		}
-		await pause(this, Math.min(nextPauseMs, remaining));
+		await pause(this, Math.min(nextPauseMs, remaining - LAST_STATUS_CHECK_MS));
 		nextPauseMs = Math.min(nextPauseMs * 2, options.pollIntervalMs);
 	}
 
 	// A ZIP whose members failed one by one still answers an item per member, each saying why.
 	if (progress.state === 'failed' && progress.failed.length === 0) {
-		const error = new NodeOperationError(
-			this.getNode(),
+		throw uploadedButUnfinished(
+			this,
+			options,
 			`Processing of "${options.fileName}" failed: ${progress.errorReason ?? 'no reason given'} (upload ID ${options.uploadId})`,
-			{
-				itemIndex: options.itemIndex,
-				description: `Upload ID: ${options.uploadId}`,
-			},
+			`Upload ID: ${options.uploadId}`,
 		);
-		error.context.uploadId = options.uploadId;
-		throw error;
 	}
 	return progress;
 }

@@ -4,7 +4,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { batchingOption } from '../../descriptions/batching';
 import {
@@ -202,13 +202,13 @@ const properties: INodeProperties[] = [
 			description: 'Whether to split an Excel file into one file per worksheet',
 		},
 		{
-			displayName: 'Timeout (Seconds)',
+			displayName: 'Wait Timeout (Seconds)',
 			name: 'waitTimeout',
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: 300,
 			description:
-				'How long to wait for processing before failing with the upload ID (continue with Get Upload Status)',
+				'How long Wait for Completion waits for processing, status checks and their retries included, before failing with the upload ID (continue with Get Upload Status)',
 		},
 	]),
 ];
@@ -315,11 +315,8 @@ function multipartSettings(
 	if (mode === 'auto' && !(thresholdMB >= 0)) {
 		throw invalidParameter(context, itemIndex, 'Multipart Threshold (MB)', options.multipartThreshold, 'a number of MB, 0 or more');
 	}
-	if (mode === 'never' || (mode === 'auto' && (fileSize === 0 || fileSize <= thresholdMB * BYTES_PER_MB))) {
+	if (mode === 'never' || (mode === 'auto' && fileSize <= thresholdMB * BYTES_PER_MB)) {
 		return undefined;
-	}
-	if (fileSize === 0) {
-		throw invalidParameter(context, itemIndex, 'Multipart Upload', mode, 'Auto or Never for an empty file (it has no parts to send)');
 	}
 	const partSizeMB = Number(options.partSize ?? 10);
 	if (!(partSizeMB >= MIN_PART_SIZE_MB && partSizeMB <= MAX_PART_SIZE_MB)) {
@@ -354,6 +351,7 @@ async function singleUpload(
 	await putToStorage.call(context, presignedUploadURL, source.open, {
 		contentType: fileType,
 		label: `file "${fileName}" (upload ID ${uploadId})`,
+		role: 'presigned upload URL',
 		itemIndex,
 	});
 
@@ -371,6 +369,17 @@ export async function execute(
 	const options = this.getNodeParameter('options', itemIndex, {}) as UploadOptions;
 
 	const source = await binarySource(this, itemIndex, binaryPropertyName);
+	if (source.fileSize === 0) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The file${source.fileName ? ` "${source.fileName}"` : ''} in the binary field "${binaryPropertyName}" of item ${itemIndex} is empty (0 bytes): nothing was uploaded`,
+			{
+				itemIndex,
+				description:
+					'The service cannot extract anything from an empty file. Check the node that produced the binary (a failed download or an empty attachment often gives 0 bytes).',
+			},
+		);
+	}
 	const fileName = (options.fileName || source.fileName).trim();
 	if (!fileName) {
 		throw invalidParameter(
