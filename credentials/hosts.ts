@@ -125,5 +125,5 @@ export const BASE_URL_EXPRESSION =
 	` ? String($credentials.baseUrl).trim().replace(/\\/+$/, '').replace(/\\/prod\\/v1$/, '')` +
 	` : ($credentials.instance === ${JSON.stringify(DEFAULT_INSTANCE)} || !$credentials.instance` +
 	` ? ${JSON.stringify(`https://${defaultHost()}`)}` +
-	` : 'https://' + String($credentials.instanceHost || '').trim().replace(/^https:\\/\\//i, '').replace(/\\/+$/, ''))` +
+	` : 'https://' + String($credentials.instanceHost || '').trim().replace(/^https:\\/\\//i, '').replace(/\\/+$/, '').replace(/\\/prod\\/v1$/, ''))` +
 	') }}';

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { valuesField } from '../DocumentExtraction/actions/file/shared';
+import { valuesField } from '../DocumentExtraction/helpers/values';
 import { apiKeysOf, scrubError, secretsOf, waitClock, withoutSecrets } from '../DocumentExtraction/transport';
 import type { FileStream } from './files';
 import {

@@ -66,6 +66,15 @@ export interface RunWorkflowOptions extends PackageOptions {
 	startNode?: string;
 	/** execution mode; default 'manual' (the editor's "Execute workflow") */
 	mode?: WorkflowExecuteMode;
+	/** the execution id; default a fresh one (two runs with the same id stand for two databases) */
+	executionId?: string;
+	/**
+	 * the execution's random resume token, which n8n keeps with the execution in its database;
+	 * default a fresh one (the same token stands for a retry of the same stored execution)
+	 */
+	resumeToken?: string;
+	/** when this settles, the execution is stopped, as by the editor's "Stop" button */
+	cancelWhen?: Promise<unknown>;
 }
 
 export interface RunWorkflowResult {
@@ -188,7 +197,7 @@ export async function runWorkflow(
 		);
 	}
 
-	const executionId = nextExecutionId();
+	const executionId = options.executionId ?? nextExecutionId();
 	const workflowData: IWorkflowBase = {
 		id: workflowId,
 		name: workflow.name ?? 'Harness workflow',
@@ -230,11 +239,17 @@ export async function runWorkflow(
 			],
 		},
 		resultData: { pinData: workflowJson.pinData },
+		...(options.resumeToken ? { resumeToken: options.resumeToken } : {}),
 	});
 
 	const logStart = harnessLogger.lines.length;
 	const workflowExecute = new WorkflowExecute(additionalData, mode, runExecutionData);
-	const run = await workflowExecute.processRunExecutionData(workflow);
+	const running = workflowExecute.processRunExecutionData(workflow);
+	void options.cancelWhen?.then(
+		() => running.cancel(),
+		() => running.cancel(),
+	);
+	const run = await running;
 	const staticData = deepCopy(newStaticData ?? workflow.staticData ?? {}) as IDataObject;
 	return toRunResult(
 		run,
@@ -262,6 +277,9 @@ export interface RunNodeOptions extends PackageOptions {
 	mode?: WorkflowExecuteMode;
 	staticData?: IDataObject;
 	settings?: IWorkflowSettings;
+	executionId?: string;
+	resumeToken?: string;
+	cancelWhen?: Promise<unknown>;
 }
 
 export interface RunNodeResult {
@@ -307,6 +325,9 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		binaryDataMode: options.binaryDataMode,
 		inputItems: options.inputItems,
 		mode: options.mode,
+		executionId: options.executionId,
+		resumeToken: options.resumeToken,
+		cancelWhen: options.cancelWhen,
 	});
 	const taskData = result.runData[nodeName]?.[0];
 	return {

@@ -1,10 +1,5 @@
 import { createServer } from 'node:net';
 
-import type { INodeTypes } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
-
-import { BASE_URL_EXPRESSION, BaseUrlError, resolveBaseUrl } from '../../credentials/hosts';
-import type { HostCredentialFields } from '../../credentials/hosts';
 import { testCredential } from '../harness';
 import { SEEDED_KEYS, requestsTo, useEmulator } from './support';
 
@@ -61,50 +56,25 @@ describe('credential test ("Test" in the editor)', () => {
 	});
 });
 
-describe('the host table: the test expression and the transport agree', () => {
-	const nodeTypes = {
-		getByName: () => ({ description: { properties: [] } }),
-		getByNameAndVersion: () => ({ description: { properties: [] } }),
-		getKnownTypes: () => ({}),
-	} as unknown as INodeTypes;
-	const workflow = new Workflow({
-		nodes: [{ id: '1', name: 'N', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} }],
-		connections: {},
-		active: false,
-		nodeTypes,
-	});
-	const evaluate = (fields: HostCredentialFields) =>
-		workflow.expression.getParameterValue(BASE_URL_EXPRESSION, null, 0, 0, 'N', [], 'internal', {
-			$credentials: fields,
-		});
+describe('credential test with a Base URL the policy refuses', () => {
+	it.each([
+		['http:evil.example', /not a loopback host/],
+		['https://user:secret@api.example.com', /user name or password/],
+		['http://evil.example#@127.0.0.1', /query \(\?\) or fragment|not a loopback host/],
+	])('%j: says why, and sends nothing', async (baseUrl, reason) => {
+		const result = await test({ apiKey: SEEDED_KEYS.readWrite, baseUrl });
 
-	it.each<[HostCredentialFields, string]>([
-		[{ instance: 'default' }, 'https://api.orion.file.ai'],
-		[{}, 'https://api.orion.file.ai'],
-		[{ instance: 'au', instanceHost: 'api.au.example.com' }, 'https://api.au.example.com'],
-		[{ instance: 'sg', instanceHost: 'https://api.sg.example.com/' }, 'https://api.sg.example.com'],
-		[{ instance: 'jp', instanceHost: ' api.jp.example.com/prod/v1 ' }, 'https://api.jp.example.com'],
-		[{ instance: 'au', instanceHost: 'x', baseUrl: 'http://127.0.0.1:8787/' }, 'http://127.0.0.1:8787'],
-		[{ baseUrl: 'http://localhost:8787/prod/v1' }, 'http://localhost:8787'],
-		[{ baseUrl: 'http://[::1]:9000' }, 'http://[::1]:9000'],
-		[{ baseUrl: 'https://proxy.example.com/' }, 'https://proxy.example.com'],
-	])('%j -> %s', (fields, expected) => {
-		expect(resolveBaseUrl(fields)).toBe(expected);
-		expect(evaluate(fields)).toBe(expected);
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(reason);
+		expect(result.message).not.toContain(SEEDED_KEYS.readWrite);
 	});
 
-	it.each<HostCredentialFields>([
-		{ baseUrl: 'http://api.example.com' },
-		{ baseUrl: 'http://localhost.example.com:80' },
-		{ baseUrl: 'http://127.0.0.1.example.com' },
-	])('refuses http:// for a host that is not loopback: %j', (fields) => {
-		expect(() => resolveBaseUrl(fields)).toThrow(BaseUrlError);
-		expect(() => resolveBaseUrl(fields)).toThrow(/http:\/\/, which is accepted only for loopback hosts/);
-		// The test request then goes to a name that never resolves, so the key goes nowhere.
-		expect(evaluate(fields)).toBe('https://base-url-must-use-https.invalid');
-	});
+	it('a loopback Base URL with user info is refused before it reaches the emulator', async () => {
+		const { port } = new URL(emulator.apiUrl);
+		const result = await test({ apiKey: SEEDED_KEYS.readWrite, baseUrl: `http://user:pw@127.0.0.1:${port}` });
 
-	it('asks for the instance host when an instance without a published host has none', () => {
-		expect(() => resolveBaseUrl({ instance: 'sg', instanceHost: '' })).toThrow(/Instance Host/);
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/user name or password/);
+		expect(emulator.requests).toHaveLength(0);
 	});
 });

@@ -2,9 +2,10 @@ import { SEED_IDS } from '../emulator';
 import type { FileTypeRecord } from '../emulator/types';
 import { listSearch, loadOptions } from '../harness';
 import { apiCalls, runOperation } from './run-operation';
-import { credentialsFor, useEmulator } from './support';
+import { credentialsFor, useEmulator, useFakeWaitClock } from './support';
 
 const emulator = useEmulator({}, 'test');
+const clock = useFakeWaitClock();
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
@@ -77,15 +78,19 @@ describe('File Type > Get Many', () => {
 	it('fails with the API\'s answer when a page cannot be read (503 retried, then reported)', async () => {
 		emulator.faults.failNext({ method: 'GET', path: '/file-type', status: 503, count: 10 });
 
-		const { items, error } = await runOperation(emulator, 'fileType', 'getMany', {
-			returnAll: true,
-			options: { maxRateLimitWait: 0 },
-		});
+		const { items, error } = await runOperation(emulator, 'fileType', 'getMany', { returnAll: true });
 
 		expect(items).toHaveLength(0);
 		expect(error?.message).toContain('HTTP 503');
-		expect(error?.message).toContain('Failed after 4 attempts');
+		expect(error?.message).toContain('Gave up after 4 attempts');
 		expect(apiCalls(emulator)).toEqual(Array(4).fill('GET /file-type'));
+		// Three backoff pauses, each within its step's bounds (0.5 s, 1 s, 2 s with equal jitter).
+		expect(clock.sleeps).toHaveLength(3);
+		clock.sleeps.forEach((ms, retry) => {
+			const step = 500 * 2 ** retry;
+			expect(ms).toBeGreaterThanOrEqual(step / 2);
+			expect(ms).toBeLessThanOrEqual(step);
+		});
 	});
 
 	it('with a Limit over one page, stops once it has enough', async () => {

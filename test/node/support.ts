@@ -5,8 +5,8 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import type { Emulator, EmulatorOptions } from '../emulator';
 import { SEEDED_KEYS, startEmulator } from '../emulator';
-import type { LoadedPackage } from '../harness';
-import { REPO_ROOT, ensureBuilt, loadPackage } from '../harness';
+import type { FakeWaitClock, LoadedPackage } from '../harness';
+import { REPO_ROOT, ensureBuilt, installFakeWaitClock, loadPackage } from '../harness';
 
 export { SEEDED_KEYS };
 
@@ -72,4 +72,25 @@ export function requestsTo(emulator: Emulator, host: 'api' | 'storage', method?:
 			(method === undefined || entry.method === method) &&
 			(path === undefined || path.test(entry.path)),
 	);
+}
+
+/**
+ * The package's waits on a controlled clock for each test of the file (see
+ * test/harness/wait-clock.ts): `clock.sleeps` lists every wait the node asked for, and none of
+ * them is spent. Request timeouts stay real time.
+ */
+export function useFakeWaitClock(): FakeWaitClock {
+	const clock = {} as FakeWaitClock;
+	let installed: FakeWaitClock | undefined;
+	beforeAll(async () => {
+		await ensureBuilt();
+	});
+	beforeEach(() => {
+		installed = installFakeWaitClock();
+		Object.assign(clock, installed);
+	});
+	afterEach(() => {
+		installed?.restore();
+	});
+	return clock;
 }

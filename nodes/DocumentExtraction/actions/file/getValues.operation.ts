@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { fileIdParameter, optionsCollection, simplifyParameter } from '../../descriptions/common';
 import { simplifyFormValue } from '../../helpers/simplify';
 import { readFileId } from './records';
-import { getFormValues } from './shared';
+import { getFormValues } from '../../helpers/values';
 
 const properties: INodeProperties[] = [fileIdParameter, simplifyParameter, optionsCollection()];
 

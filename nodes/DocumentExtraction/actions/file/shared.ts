@@ -1,11 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { simplifyFormValue } from '../../helpers/simplify';
 import type { UploadProgress } from '../../helpers/uploadStatus';
 import { readUploadStatus } from '../../helpers/uploadStatus';
-import type { ApiContext } from '../../transport';
-import { apiRequest, apiRequestAllItems, cancelledError, isCancelled, pause, waitClock } from '../../transport';
+import { apiRequest, cancelledError, isCancelled, pause, waitClock } from '../../transport';
 
 /** Steps of the File resource that several operations share. */
 
@@ -22,45 +20,6 @@ export async function getUploadStatus(
 		deadline: deadline?.at,
 		deadlineNote: deadline?.note,
 	});
-}
-
-/** Every form value record of a file (all pages, full tables). Also used by the trigger. */
-export async function getFormValues(
-	this: ApiContext,
-	fileId: string,
-	itemIndex?: number,
-): Promise<IDataObject[]> {
-	return await apiRequestAllItems.call(
-		this,
-		{
-			method: 'GET',
-			path: `/files/${encodeURIComponent(fileId)}/values`,
-			qs: { includeFullTableData: true },
-			itemIndex,
-		},
-		{
-			extract: (body) => {
-				const values = (body.values ?? {}) as IDataObject;
-				return {
-					items: Array.isArray(values.formValues) ? (values.formValues as IDataObject[]) : [],
-					total: typeof values.count === 'number' ? values.count : undefined,
-				};
-			},
-		},
-	);
-}
-
-/** The values of a file as the `values` field of an output item. */
-export async function valuesField(
-	this: ApiContext,
-	fileId: string,
-	itemIndex: number | undefined,
-	simplify: boolean,
-): Promise<IDataObject> {
-	const forms = await getFormValues.call(this, fileId, itemIndex);
-	if (!simplify) return { formValues: forms };
-	const simplified = forms.map(simplifyFormValue);
-	return { values: simplified.length === 1 ? simplified[0] : simplified };
 }
 
 const FIRST_STATUS_CHECK_MS = 1000;

@@ -15,7 +15,7 @@ import {
 import { invalidParameter, requireJson } from '../../helpers/validation';
 import { apiRequest, idempotencyKey } from '../../transport';
 import { readFileId } from './records';
-import { valuesField } from './shared';
+import { valuesField } from '../../helpers/values';
 
 /** One value to write: the field's title (as the file's values name it) and its new value. */
 export interface FieldValue {

@@ -25,7 +25,8 @@ import type { BinarySource } from '../../helpers/binary';
 import { apiRequest, idempotencyKey, putToStorage, unexpectedResponse } from '../../transport';
 import type { MultipartSettings } from './multipart';
 import { BYTES_PER_MB, multipartUpload } from './multipart';
-import { valuesField, waitForUpload } from './shared';
+import { valuesField } from '../../helpers/values';
+import { waitForUpload } from './shared';
 
 /** Part sizes the API accepts (as S3 multipart uploads: 5 MB to 5 GB, except a smaller last part). */
 const MIN_PART_SIZE_MB = 5;

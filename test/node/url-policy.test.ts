@@ -1,0 +1,230 @@
+/**
+ * The URL policy (nodes/DocumentExtraction/transport/urlPolicy.ts and credentials/hosts.ts): the
+ * credential's Base URL and instance host, where the API key may go, and the URLs the API hands
+ * back. Every case is decided on the WHATWG-parsed URL.
+ */
+import {
+	BASE_URL_EXPRESSION,
+	BaseUrlError,
+	authorizeApiRequest,
+	resolveApiBase,
+	resolveBaseUrl,
+} from '../../credentials/hosts';
+import type { HostCredentialFields } from '../../credentials/hosts';
+import { approveBaseUrl, approveReturnedUrl } from '../../nodes/DocumentExtraction/transport/urlPolicy';
+import type { INodeTypes } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+/** Base URL Override values that must never receive the API key. */
+const HOSTILE_BASE_URLS: Array<[string, RegExp]> = [
+	['http:evil.example', /http:\/\/ with the host "evil\.example"/],
+	['http:/evil.example', /http:\/\/ with the host "evil\.example"/],
+	['http:\\\\evil.example', /backslash/],
+	['http:\\evil.example', /backslash/],
+	['http://evil.example', /not a loopback host/],
+	['HTTP://EVIL.EXAMPLE:80/prod/v1', /not a loopback host/],
+	['http://localhost.evil.example', /not a loopback host/],
+	['http://127.0.0.1.nip.io', /not a loopback host/],
+	['http://0.0.0.0:8787', /not a loopback host/],
+	['http://[::ffff:7f00:1]', /not a loopback host/],
+	['http://127.0.0.1@evil.example', /user name or password/],
+	['http://localhost:80@evil.example', /user name or password/],
+	['https://user:pass@api.example.com', /user name or password/],
+	['https://api.example.com@evil.example', /user name or password/],
+	['http://evil.example%2f@127.0.0.1:8787', /user name or password/],
+	['https://api.example.com?x=1', /query \(\?\) or fragment/],
+	['https://api.example.com/?', /query \(\?\) or fragment/],
+	['https://api.example.com/#frag', /query \(\?\) or fragment/],
+	['http://evil.example#@127.0.0.1', /query \(\?\) or fragment|not a loopback host/],
+	['ftp://api.example.com', /must use https:\/\//],
+	['file:///etc/passwd', /must use https:\/\//],
+	['javascript:alert(1)', /must use https:\/\//],
+	['data:text/plain,hello', /must use https:\/\//],
+	['ws://api.example.com', /must use https:\/\//],
+	['https://api.example.com\n.evil.example', /control or invisible/],
+	['https://api.exa\tmple.com', /control or invisible/],
+	['https://api.example.com evil', /control or invisible/],
+	['https://api\u200b.example.com', /control or invisible/],
+	['https://api.example.com\u0000', /control or invisible/],
+	['https://api.example.com/\u202e', /control or invisible/],
+	['http://evil.example:80\\@127.0.0.1', /backslash/],
+	['https://', /not a valid URL/],
+	['//evil.example', /not a valid URL/],
+	['not a url', /control or invisible|not a valid URL/],
+];
+
+const ACCEPTED_BASE_URLS: Array<[string, string]> = [
+	['https://api.example.com', 'https://api.example.com'],
+	['  https://api.example.com/  ', 'https://api.example.com'],
+	['https://api.example.com/prod/v1/', 'https://api.example.com'],
+	['HTTPS://API.EXAMPLE.COM:8443', 'https://api.example.com:8443'],
+	['https://proxy.example.com/dex/', 'https://proxy.example.com/dex'],
+	['https:api.example.com', 'https://api.example.com'],
+	['http://localhost:8787', 'http://localhost:8787'],
+	['http://127.0.0.1:8787/prod/v1', 'http://127.0.0.1:8787'],
+	['http://127.1:8787', 'http://127.0.0.1:8787'],
+	['http://[::1]:8787/', 'http://[::1]:8787'],
+];
+
+describe('Base URL Override: parsed, then judged', () => {
+	it(`refuses ${HOSTILE_BASE_URLS.length} hostile values, each with the reason`, () => {
+		expect(HOSTILE_BASE_URLS.length).toBeGreaterThanOrEqual(25);
+		for (const [value, reason] of HOSTILE_BASE_URLS) {
+			let thrown: unknown;
+			try {
+				resolveBaseUrl({ baseUrl: value });
+			} catch (error) {
+				thrown = error;
+			}
+			expect({ value, refused: thrown instanceof BaseUrlError }).toEqual({ value, refused: true });
+			expect({ value, message: (thrown as Error).message }).toEqual({ value, message: expect.stringMatching(reason) });
+		}
+	});
+
+	it.each(ACCEPTED_BASE_URLS)('accepts %j as %s', (value, expected) => {
+		expect(resolveBaseUrl({ baseUrl: value })).toBe(expected);
+	});
+
+	it('marks loopback bases, which alone may receive plain http presigned URLs', () => {
+		expect(approveBaseUrl('http://127.0.0.1:1').isLoopback).toBe(true);
+		expect(approveBaseUrl('https://api.example.com').isLoopback).toBe(false);
+	});
+});
+
+describe('Instance Host', () => {
+	it.each<[string, string]>([
+		['api.au.example.com', 'https://api.au.example.com'],
+		[' https://api.au.example.com/ ', 'https://api.au.example.com'],
+		['api.jp.example.com/prod/v1', 'https://api.jp.example.com'],
+		['api.sg.example.com:8443', 'https://api.sg.example.com:8443'],
+	])('%j gives %s', (instanceHost, expected) => {
+		expect(resolveBaseUrl({ instance: 'au', instanceHost })).toBe(expected);
+	});
+
+	it.each([
+		'http://api.au.example.com',
+		'user@api.au.example.com',
+		'api.au.example.com/other/path',
+		'api.au.example.com?x=1',
+		'evil.example\\@api.au.example.com',
+	])('refuses %j', (instanceHost) => {
+		expect(() => resolveBaseUrl({ instance: 'au', instanceHost })).toThrow(BaseUrlError);
+	});
+
+	it('asks for the host when an instance without a published host has none', () => {
+		expect(() => resolveBaseUrl({ instance: 'sg', instanceHost: '' })).toThrow(/Instance Host/);
+	});
+});
+
+describe('the credential attaches the key only to its own API host', () => {
+	const credentials = { apiKey: 'dex_key_123456', baseUrl: 'https://api.example.com' };
+
+	it('sets x-api-key and turns redirects off for a request to the API host', async () => {
+		const options = await authorizeApiRequest(credentials, { url: 'https://api.example.com/prod/v1/files' });
+		expect(options.headers).toMatchObject({ 'x-api-key': 'dex_key_123456' });
+		expect(options.disableFollowRedirect).toBe(true);
+		expect(options.maxRedirects).toBe(0);
+	});
+
+	it('combines baseURL and url as n8n does (the credential test request)', async () => {
+		const options = await authorizeApiRequest(credentials, {
+			baseURL: 'https://api.example.com',
+			url: '/prod/v1/subscription',
+		});
+		expect(options.headers).toMatchObject({ 'x-api-key': 'dex_key_123456' });
+	});
+
+	it.each([
+		'https://evil.example/prod/v1/files',
+		'http://api.example.com/prod/v1/files',
+		'https://api.example.com:444/prod/v1/files',
+		'https://user:pw@api.example.com/prod/v1/files',
+		'//evil.example/prod/v1/files',
+		'not a url',
+	])('refuses to attach it to %j', async (url) => {
+		await expect(authorizeApiRequest(credentials, { url })).rejects.toThrow(/Refused to send the Document Extraction API key/);
+	});
+
+	it('refuses a path outside a proxy prefix', async () => {
+		const proxied = { apiKey: 'k', baseUrl: 'https://proxy.example.com/dex' };
+		await expect(authorizeApiRequest(proxied, { url: 'https://proxy.example.com/other/prod/v1/files' })).rejects.toThrow(
+			/Refused/,
+		);
+		await expect(authorizeApiRequest(proxied, { url: 'https://proxy.example.com/dex/prod/v1/files' })).resolves.toBeDefined();
+	});
+
+	it('refuses every request while the Base URL itself is refused', async () => {
+		await expect(authorizeApiRequest({ apiKey: 'k', baseUrl: 'http:evil.example' }, { url: 'http://evil.example/prod/v1/files' })).rejects.toThrow(
+			/not a loopback host/,
+		);
+	});
+});
+
+describe('URLs the API hands back', () => {
+	const loopbackBase = resolveApiBase({ baseUrl: 'http://127.0.0.1:8787' });
+	const httpsBase = resolveApiBase({});
+
+	it.each([
+		['https://bucket.s3.example.com/key?X-Amz-Signature=abc', httpsBase],
+		['https://bucket.s3.example.com/key?X-Amz-Signature=abc', loopbackBase],
+		['http://127.0.0.1:9000/bucket/key?sig=1', loopbackBase],
+	])('accepts %s', (url, base) => {
+		expect(approveReturnedUrl(url, 'presigned upload URL', base)).toBe(new URL(url).href);
+	});
+
+	it.each<[unknown, RegExp]>([
+		['http://127.0.0.1:9000/bucket/key', /plain http/],
+		['http://storage.example.com/key', /plain http/],
+		['ftp://storage.example.com/key', /scheme "ftp:"/],
+		['file:///etc/passwd', /scheme "file:"/],
+		['javascript:alert(1)', /scheme "javascript:"/],
+		['data:text/plain,x', /scheme "data:"/],
+		['https://user:pw@storage.example.com/key', /user name or password/],
+		['https://storage.example.com/key\n', /control or invisible/],
+		['', /without a presigned upload URL/],
+		[42, /without a presigned upload URL/],
+		['not a url', /control or invisible|not a valid URL/],
+	])('refuses %j under an https Base URL', (url, reason) => {
+		expect(() => approveReturnedUrl(url, 'presigned upload URL', httpsBase)).toThrow(reason);
+	});
+
+	it('refuses plain http to a host that is not loopback even when the Base URL is loopback', () => {
+		expect(() => approveReturnedUrl('http://storage.example.com/k', 'preview URL', loopbackBase)).toThrow(/plain http/);
+	});
+
+	it('never repeats the URL or its signature in the refusal', () => {
+		const url = 'ftp://storage.example.com/key?X-Amz-Signature=secret-signature-123';
+		expect(() => approveReturnedUrl(url, 'presigned part URL', httpsBase)).toThrow(
+			expect.objectContaining({ message: expect.not.stringContaining('secret-signature-123') }),
+		);
+	});
+});
+
+describe('the credential test expression picks the same host as the transport', () => {
+	const nodeTypes = {
+		getByName: () => ({ description: { properties: [] } }),
+		getByNameAndVersion: () => ({ description: { properties: [] } }),
+		getKnownTypes: () => ({}),
+	} as unknown as INodeTypes;
+	const workflow = new Workflow({
+		nodes: [{ id: '1', name: 'N', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} }],
+		connections: {},
+		active: false,
+		nodeTypes,
+	});
+	const evaluate = (fields: HostCredentialFields) =>
+		workflow.expression.getParameterValue(BASE_URL_EXPRESSION, null, 0, 0, 'N', [], 'internal', {
+			$credentials: fields,
+		} as never);
+
+	it.each<HostCredentialFields>([
+		{},
+		{ instance: 'default' },
+		{ baseUrl: 'https://proxy.example.com/dex/' },
+		{ baseUrl: 'http://127.0.0.1:8787/prod/v1' },
+		{ instance: 'jp', instanceHost: ' api.jp.example.com/prod/v1 ' },
+		{ instance: 'au', instanceHost: 'https://api.au.example.com/' },
+	])('%j', (fields) => {
+		expect(evaluate(fields)).toBe(resolveBaseUrl(fields));
+	});
+});
