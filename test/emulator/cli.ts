@@ -1,8 +1,8 @@
 /**
  * Runs the emulator out of process until Ctrl-C.
- *   npm run emulator -- --port 8787 --storage-port 8788 --delay 300 [--rate-limit 100] [--data-dir DIR] [--no-seed]
- * Environment: EMULATOR_PORT, EMULATOR_STORAGE_PORT, EMULATOR_DELAY_MS, EMULATOR_RATE_LIMIT,
- * EMULATOR_DATA_DIR, EMULATOR_SEED=false.
+ *   npm run emulator -- --port 8787 --storage-port 8788 [--trap-port 8789] --delay 300 [--rate-limit 100] [--data-dir DIR] [--no-seed]
+ * Environment: EMULATOR_PORT, EMULATOR_STORAGE_PORT, EMULATOR_TRAP_PORT, EMULATOR_DELAY_MS,
+ * EMULATOR_RATE_LIMIT, EMULATOR_DATA_DIR, EMULATOR_SEED=false.
  */
 import { startEmulator } from './index';
 
@@ -26,13 +26,14 @@ function numberFrom(flag: string, env: string, fallback: number | undefined): nu
 
 async function main(): Promise<void> {
 	if (process.argv.includes('--help')) {
-		console.log('Usage: npm run emulator -- [--port 8787] [--storage-port 8788] [--delay 300] [--rate-limit N] [--data-dir DIR] [--no-seed]');
+		console.log('Usage: npm run emulator -- [--port 8787] [--storage-port 8788] [--trap-port 8789] [--delay 300] [--rate-limit N] [--data-dir DIR] [--no-seed]');
 		return;
 	}
 	const rateLimit = numberFrom('rate-limit', 'EMULATOR_RATE_LIMIT', undefined);
 	const emulator = await startEmulator({
 		port: numberFrom('port', 'EMULATOR_PORT', 8787),
 		storagePort: numberFrom('storage-port', 'EMULATOR_STORAGE_PORT', 0),
+		trapPort: numberFrom('trap-port', 'EMULATOR_TRAP_PORT', 0),
 		processingDelayMs: numberFrom('delay', 'EMULATOR_DELAY_MS', 300),
 		rateLimit: rateLimit ? { limit: rateLimit, windowMs: 1000 } : undefined,
 		dataDir: argValue('data-dir') ?? process.env.EMULATOR_DATA_DIR,
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
 	console.log(`Document Extraction emulator
   API URL:      ${emulator.apiUrl}   (paths under /prod/v1)
   Storage URL:  ${emulator.storageUrl}
+  Trap URL:     ${emulator.trapUrl}   (stands for any other host; must never see the key)
   API key:      ${emulator.keys.readWrite}   (workspace A, read-write)
   Other keys:   read-only ${emulator.keys.readOnly}
                 inactive  ${emulator.keys.inactive}

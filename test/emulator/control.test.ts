@@ -21,7 +21,7 @@ describe('control path /__emulator (for out-of-process tests)', () => {
 	afterAll(() => emu.close());
 
 	test('health and keys need no API key', async () => {
-		expect(await control(emu, 'GET', '/health')).toEqual({ status: 200, body: { ok: true, apiUrl: emu.apiUrl, storageUrl: emu.storageUrl } });
+		expect(await control(emu, 'GET', '/health')).toEqual({ status: 200, body: { ok: true, apiUrl: emu.apiUrl, storageUrl: emu.storageUrl, trapUrl: emu.trapUrl } });
 		expect((await control(emu, 'GET', '/keys')).body.keys).toEqual(emu.keys);
 	});
 
@@ -56,7 +56,7 @@ describe('control path /__emulator (for out-of-process tests)', () => {
 		await control(emu, 'POST', '/faults/delay', { path: '/never', delayMs: 10, count: 3 });
 		expect((await control(emu, 'GET', '/faults')).body.delay).toEqual([expect.objectContaining({ path: '/never', count: 3, delayMs: 10 })]);
 		await control(emu, 'DELETE', '/faults');
-		expect((await control(emu, 'GET', '/faults')).body).toEqual({ fail: [], delay: [], reset: [] });
+		expect((await control(emu, 'GET', '/faults')).body).toEqual({ fail: [], delay: [], reset: [], redirect: [], hang: [], rewrite: [] });
 	});
 
 	test('clock: read and move; expiry follows', async () => {

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isControllable } from './clock';
 import type { EmulatorCore } from './core';
 import { CONTROL_PREFIX, type RequestUrl } from './core';
-import type { FaultMatch, FaultPhase, HostName } from './faults';
+import type { FailFault, FaultMatch, FaultPhase, HangMode, HostName, RedirectStatus } from './faults';
 import { readBody, sendJson } from './http-util';
 import { SEEDED_KEYS } from './seed';
 
@@ -16,11 +16,27 @@ function matchSpec(body: Record<string, unknown>): FaultMatch & { phase?: FaultP
 	return {
 		method: typeof body.method === 'string' ? body.method : undefined,
 		path: toRegExp(body.pathRegex, body.pathRegexFlags) ?? (typeof body.path === 'string' ? body.path : undefined),
-		host: body.host === 'api' || body.host === 'storage' ? (body.host as HostName) : undefined,
+		host: body.host === 'api' || body.host === 'storage' || body.host === 'trap' ? (body.host as HostName) : undefined,
 		count: typeof body.count === 'number' ? body.count : undefined,
 		phase: body.phase === 'after' ? 'after' : undefined,
 	};
 }
+
+function failSpec(body: Record<string, unknown>): FailFault {
+	const spec: FailFault = {
+		...matchSpec(body),
+		status: typeof body.status === 'number' ? body.status : undefined,
+		retryAfter: typeof body.retryAfter === 'number' ? body.retryAfter : undefined,
+		detail: typeof body.detail === 'string' ? body.detail : undefined,
+		retryAfterHeader: typeof body.retryAfterHeader === 'string' ? body.retryAfterHeader : undefined,
+	};
+	// JSON cannot carry undefined: '(omit)' asks for a body without retryAfter
+	if ('retryAfterBody' in body) spec.retryAfterBody = body.retryAfterBody;
+	return spec;
+}
+
+const REDIRECT_STATUSES: readonly number[] = [301, 302, 303, 307, 308];
+const HANG_MODES: readonly string[] = ['no-answer', 'stall-body', 'close-body'];
 
 export function installControl(core: EmulatorCore): void {
 	core.controlHandler = async (req: IncomingMessage, res: ServerResponse, url: RequestUrl) => {
@@ -41,7 +57,7 @@ export function installControl(core: EmulatorCore): void {
 		switch (key) {
 			case 'GET /':
 			case 'GET /health':
-				return reply(200, { ok: true, apiUrl: core.apiUrl, storageUrl: core.storageUrl });
+				return reply(200, { ok: true, apiUrl: core.apiUrl, storageUrl: core.storageUrl, trapUrl: core.trapUrl });
 			case 'GET /keys':
 				return reply(200, { keys: SEEDED_KEYS });
 			case 'GET /requests': {
@@ -61,13 +77,28 @@ export function installControl(core: EmulatorCore): void {
 				core.faults.clear();
 				return reply(200, { success: true });
 			case 'POST /faults/fail':
-				core.faults.failNext({ ...matchSpec(body), status: typeof body.status === 'number' ? body.status : undefined, retryAfter: typeof body.retryAfter === 'number' ? body.retryAfter : undefined, detail: typeof body.detail === 'string' ? body.detail : undefined });
+				core.faults.failNext(failSpec(body));
 				return reply(200, { success: true });
 			case 'POST /faults/delay':
 				core.faults.delayNext({ ...matchSpec(body), delayMs: typeof body.delayMs === 'number' ? body.delayMs : 1000 });
 				return reply(200, { success: true });
 			case 'POST /faults/reset':
 				core.faults.resetConnectionNext({ ...matchSpec(body), afterBytes: typeof body.afterBytes === 'number' ? body.afterBytes : undefined });
+				return reply(200, { success: true });
+			case 'POST /faults/redirect': {
+				if (body.status !== undefined && !REDIRECT_STATUSES.includes(body.status as number)) return reply(400, { error: `status must be one of ${REDIRECT_STATUSES.join(', ')}` });
+				if (body.location !== undefined && typeof body.location !== 'string') return reply(400, { error: 'location must be a string' });
+				core.faults.redirectNext({ ...matchSpec(body), status: body.status as RedirectStatus | undefined, location: body.location });
+				return reply(200, { success: true });
+			}
+			case 'POST /faults/hang': {
+				if (body.mode !== undefined && !HANG_MODES.includes(body.mode as string)) return reply(400, { error: `mode must be one of ${HANG_MODES.join(', ')}` });
+				core.faults.hangNext({ ...matchSpec(body), mode: body.mode as HangMode | undefined, afterBytes: typeof body.afterBytes === 'number' ? body.afterBytes : undefined });
+				return reply(200, { success: true });
+			}
+			case 'POST /faults/rewrite-urls':
+				if (typeof body.url !== 'string') return reply(400, { error: 'url (a string) is required' });
+				core.faults.rewriteUrlsNext({ ...matchSpec(body), url: body.url });
 				return reply(200, { success: true });
 			case 'POST /faults/expire-presigned':
 				return reply(200, { success: true, expired: core.faults.expirePresignedUrls() });

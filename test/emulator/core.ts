@@ -1,11 +1,13 @@
-/** The emulator's engine: two HTTP listeners (API and storage), the dispatcher with auth,
- * rate limit, idempotency, faults and the request log. */
+/** The emulator's engine: three HTTP listeners (API, storage and the trap host), the dispatcher
+ * with auth, rate limit, idempotency, faults, the request log and its events. */
 import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { CallbackSender } from './callbacks';
 import type { Clock } from './clock';
 import { iso } from './clock';
+import { bodyRetryAfter, cutResponse, headerRetryAfter, rewritePresignedUrls, sendRedirect } from './fault-answers';
 import { type FailFault, Faults, type HostName, type TakenFaults } from './faults';
 import {
 	canonicalJson,
@@ -36,21 +38,36 @@ export interface RequestLogEntry {
 	sequence: number;
 	host: HostName;
 	method: string;
+	/** The path as received (not percent-decoded). */
 	path: string;
+	/** The query parameters, decoded. */
 	query: Record<string, string | string[]>;
+	/** The query string as received, without '?' ('' when none). */
+	rawQuery: string;
 	/** Request headers, names in lower case. */
 	headers: Record<string, string | string[] | undefined>;
+	/** Header names and values exactly as received, alternating (keeps repeated headers that `headers` drops). */
+	rawHeaders: string[];
 	/** Body bytes received (counted as they stream in). */
 	bodyBytes: number;
-	/** Response status; 0 while running or when the connection was reset. */
+	/** Response status; 0 while running or when the connection closed without an answer (reset, hang, client gone). */
 	status: number;
 	requestId?: string;
 	/** Clock time of arrival (ISO 8601). */
 	time: string;
 	/** Which injected fault hit this request, if any. */
-	fault?: 'fail' | 'delay' | 'reset';
+	fault?: FaultLabel;
 	durationMs?: number;
 }
+
+export type FaultLabel = 'fail' | 'delay' | 'reset' | 'redirect' | 'hang' | 'rewrite';
+
+export type EmulatorEvents = {
+	/** A request arrived (any host), its fault already taken. */
+	request: [RequestLogEntry];
+	/** A request's status is settled (0 when the connection closed without an answer). */
+	response: [RequestLogEntry];
+};
 
 export interface RateLimitOptions {
 	/** Requests allowed per key per window. */
@@ -88,6 +105,7 @@ export class EmulatorCore {
 	readonly callbacks: CallbackSender;
 	readonly processor: Processor;
 	readonly storageHost: StorageHost;
+	readonly events = new EventEmitter<EmulatorEvents>();
 	rateLimit: RateLimitOptions | undefined;
 	/** Per-key fixed windows: key -> window start and count. */
 	private windows = new Map<string, { startMs: number; count: number }>();
@@ -95,8 +113,12 @@ export class EmulatorCore {
 	private sequence = 0;
 	private apiServer?: Server;
 	private storageServer?: Server;
+	private trapServer?: Server;
+	/** Sockets of requests a hang fault holds open; close() destroys them. */
+	private readonly heldSockets = new Set<Socket>();
 	apiUrl = '';
 	storageUrl = '';
+	trapUrl = '';
 	/** Handles /__emulator/* requests; set by the control module. */
 	controlHandler?: (req: IncomingMessage, res: ServerResponse, url: RequestUrl) => Promise<void>;
 
@@ -110,30 +132,35 @@ export class EmulatorCore {
 		this.processor = new Processor(this.state, this.store, this.callbacks, { processingDelayMs: options.processingDelayMs });
 		this.storageHost = new StorageHost(this.state, this.clock, this.store, this.processor, { requireContentLength: options.requireContentLength });
 		this.rateLimit = options.rateLimit;
+		this.events.setMaxListeners(100);
 	}
 
 	addRoutes(routes: Route[]): void {
 		this.routes.push(...routes.map(compile));
 	}
 
-	async listen(apiPort: number, storagePort: number, host = '127.0.0.1'): Promise<void> {
+	async listen(apiPort: number, storagePort: number, host = '127.0.0.1', trapPort = 0): Promise<void> {
 		await this.store.init();
 		this.apiServer = createServer((req, res) => void this.onRequest('api', req, res));
 		this.storageServer = createServer((req, res) => void this.onRequest('storage', req, res));
-		for (const server of [this.apiServer, this.storageServer]) {
+		this.trapServer = createServer((req, res) => void this.onRequest('trap', req, res));
+		for (const server of [this.apiServer, this.storageServer, this.trapServer]) {
 			server.keepAliveTimeout = 65000;
 			server.headersTimeout = 66000;
 			server.requestTimeout = 0;
 		}
 		this.apiUrl = `http://${host}:${await listenOn(this.apiServer, apiPort, host)}`;
 		this.storageUrl = `http://${host}:${await listenOn(this.storageServer, storagePort, host)}`;
+		this.trapUrl = `http://${host}:${await listenOn(this.trapServer, trapPort, host)}`;
 	}
 
 	async close(): Promise<void> {
 		this.processor.close();
 		this.callbacks.close();
+		for (const socket of this.heldSockets) socket.destroy();
+		this.heldSockets.clear();
 		await Promise.all(
-			[this.apiServer, this.storageServer].map(
+			[this.apiServer, this.storageServer, this.trapServer].map(
 				(server) =>
 					new Promise<void>((resolve) => {
 						if (!server) return resolve();
@@ -152,7 +179,9 @@ export class EmulatorCore {
 			method: req.method ?? 'GET',
 			path: url.pathname,
 			query: url.query,
+			rawQuery: url.rawQuery,
 			headers: { ...req.headers },
+			rawHeaders: [...req.rawHeaders],
 			bodyBytes: 0,
 			status: 0,
 			time: iso(this.clock.now()),
@@ -178,42 +207,60 @@ export class EmulatorCore {
 			return;
 		}
 		const entry = this.log(host, req, url);
-		const settle = () => {
+		const settle = (status: number) => {
 			if (entry.durationMs !== undefined) return;
-			entry.status = res.statusCode;
+			entry.status = status;
 			entry.durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+			this.events.emit('response', entry);
 		};
-		res.on('finish', settle);
+		res.on('finish', () => settle(res.statusCode));
 		// A client that has read the whole body may close the socket before 'finish' fires; the
 		// response still counts as answered when the emulator had ended it.
-		res.on('close', () => {
-			if (res.writableEnded) settle();
-		});
+		res.on('close', () => settle(res.writableEnded ? res.statusCode : 0));
+		const onBytes = (bytes: number) => (entry.bodyBytes += bytes);
 		const method = req.method ?? 'GET';
 		const taken = this.faults.take(host, method, url.pathname);
-		if (taken.delay) {
-			entry.fault = 'delay';
-			await sleep(taken.delay.delayMs);
-		}
+		entry.fault = faultLabel(taken);
+		this.events.emit('request', entry);
+		if (taken.delay) await sleep(taken.delay.delayMs);
 		const resetAfter = taken.reset?.phase === 'after' && host === 'api';
 		if (taken.reset && !resetAfter) {
-			entry.fault = 'reset';
-			this.resetMidBody(req, taken, (bytes) => (entry.bodyBytes += bytes));
+			this.resetMidBody(req, taken, onBytes);
 			return;
 		}
 		const requestId = newUuid();
 		entry.requestId = requestId;
 		const failAfter = taken.fail?.phase === 'after' && host === 'api';
 		if (taken.fail && !failAfter) {
-			entry.fault = 'fail';
-			req.on('data', (chunk: Buffer) => (entry.bodyBytes += chunk.length));
+			req.on('data', (chunk: Buffer) => onBytes(chunk.length));
 			req.resume();
 			this.sendFault(host, res, taken.fail, url.pathname, requestId);
 			return;
 		}
+		if (taken.redirect) {
+			req.on('data', (chunk: Buffer) => onBytes(chunk.length));
+			sendRedirect(req, res, taken.redirect, `${this.trapUrl}${url.pathname}${url.rawQuery ? `?${url.rawQuery}` : ''}`, requestId);
+			return;
+		}
+		if (taken.hang) {
+			if ((taken.hang.mode ?? 'no-answer') === 'no-answer') {
+				req.on('data', (chunk: Buffer) => onBytes(chunk.length));
+				req.resume();
+				this.hold(req.socket);
+				return;
+			}
+			cutResponse(res, taken.hang, () => {
+				this.hold(req.socket);
+				settle(res.statusCode);
+			});
+		}
+		if (host === 'trap') {
+			this.answerTrap(req, res, requestId, onBytes);
+			return;
+		}
 		if (host === 'storage') {
 			try {
-				await this.storageHost.handle(req, res, url, (bytes) => (entry.bodyBytes += bytes));
+				await this.storageHost.handle(req, res, url, onBytes);
 			} catch (error) {
 				if (!res.headersSent) res.writeHead(500).end(String((error as Error).message));
 			}
@@ -221,7 +268,7 @@ export class EmulatorCore {
 		}
 		let response: JsonResponse;
 		try {
-			response = await this.dispatch(req, url, requestId, (bytes) => (entry.bodyBytes += bytes));
+			response = await this.dispatch(req, url, requestId, onBytes);
 		} catch (error) {
 			if (!(error instanceof ApiError)) {
 				console.error('[emulator] unexpected error', error);
@@ -231,32 +278,50 @@ export class EmulatorCore {
 		}
 		if (!req.complete) req.resume();
 		if (resetAfter) {
-			entry.fault = 'reset';
 			req.socket.destroy();
 			return;
 		}
 		if (failAfter && taken.fail) {
-			entry.fault = 'fail';
 			this.sendFault(host, res, taken.fail, url.pathname, requestId);
 			return;
 		}
+		if (taken.rewrite) response = { ...response, body: rewritePresignedUrls(response.body, taken.rewrite.url, this.trapUrl) };
 		sendJson(res, response, requestId);
 	}
 
-	/** An injected failure: problem+json on the API host, S3-style XML on the storage host. */
+	/** The trap host reads and discards the body, then answers 200 {"trap": true}. */
+	private answerTrap(req: IncomingMessage, res: ServerResponse, requestId: string, onBytes: (bytes: number) => void): void {
+		req.on('data', (chunk: Buffer) => onBytes(chunk.length));
+		req.on('end', () => sendJson(res, { status: 200, body: { trap: true } }, requestId));
+		req.resume();
+	}
+
+	/** Keeps a socket that a hang fault leaves open until the client gives up or close(). */
+	private hold(socket: Socket): void {
+		this.heldSockets.add(socket);
+		socket.once('close', () => this.heldSockets.delete(socket));
+	}
+
+	/** An injected failure: problem+json on the API (and trap) host, S3-style XML on the storage host. */
 	private sendFault(host: HostName, res: ServerResponse, fault: FailFault, path: string, requestId: string): void {
 		const status = fault.status ?? 500;
 		const detail = fault.detail ?? (status === 429 ? 'Rate limit exceeded; retry later.' : `Injected fault: HTTP ${status}.`);
+		const retryAfter = headerRetryAfter(fault);
 		if (host === 'storage') {
 			const code = status === 503 ? 'SlowDown' : status === 403 ? 'AccessDenied' : status >= 500 ? 'InternalError' : 'InvalidRequest';
 			const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${detail}</Message><RequestId>${requestId}</RequestId></Error>`;
 			const headers: Record<string, string | number> = { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) };
-			if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
+			if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
 			res.writeHead(status, headers);
 			res.end(body);
 			return;
 		}
-		sendJson(res, problemResponse(new ApiError(status, detail, undefined, { retryAfter: fault.retryAfter }), path, requestId), requestId);
+		const problem = problemResponse(new ApiError(status, detail), path, requestId);
+		const body = problem.body as Record<string, unknown>;
+		const headers: Record<string, string> = { ...problem.headers };
+		for (const value of bodyRetryAfter(fault)) body.retryAfter = value;
+		if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
+		sendJson(res, { ...problem, body, headers }, requestId);
 	}
 
 	/** Destroys the socket once `afterBytes` body bytes arrived (at once when 0 or no body). */
@@ -437,15 +502,28 @@ export interface RequestUrl {
 	pathname: string;
 	searchParams: URLSearchParams;
 	query: Record<string, string | string[]>;
+	/** The query string as received, without '?'. */
+	rawQuery: string;
 }
 
 function parseRequestUrl(target: string): RequestUrl {
 	const queryStart = target.indexOf('?');
 	const rawPath = queryStart < 0 ? target : target.slice(0, queryStart);
-	const searchParams = new URLSearchParams(queryStart < 0 ? '' : target.slice(queryStart + 1));
+	const rawQuery = queryStart < 0 ? '' : target.slice(queryStart + 1);
+	const searchParams = new URLSearchParams(rawQuery);
 	// an absolute-form target (proxy style) keeps only its path
 	const pathname = /^https?:\/\//i.test(rawPath) ? rawPath.replace(/^https?:\/\/[^/]*/i, '') || '/' : rawPath || '/';
-	return { pathname, searchParams, query: parseQuery(searchParams) };
+	return { pathname, searchParams, query: parseQuery(searchParams), rawQuery };
+}
+
+/** The label the request log shows: the fault that decides the answer, else a rewrite, else a delay. */
+function faultLabel(taken: TakenFaults): FaultLabel | undefined {
+	if (taken.reset) return 'reset';
+	if (taken.fail) return 'fail';
+	if (taken.redirect) return 'redirect';
+	if (taken.hang) return 'hang';
+	if (taken.rewrite) return 'rewrite';
+	return taken.delay ? 'delay' : undefined;
 }
 
 function listenOn(server: Server, port: number, host: string): Promise<number> {

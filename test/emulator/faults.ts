@@ -1,6 +1,7 @@
 /** Fault injection: "the next N requests matching method/path do X". */
 
-export type HostName = 'api' | 'storage';
+/** `trap` is the third listener: "some other host" that must never receive the API key. */
+export type HostName = 'api' | 'storage' | 'trap';
 
 export interface FaultMatch {
 	/** HTTP method; any when absent. */
@@ -26,6 +27,13 @@ export interface FailFault extends FaultMatch {
 	status?: number;
 	/** Seconds; sets body retryAfter and the Retry-After header. */
 	retryAfter?: number;
+	/**
+	 * The exact value of the problem body's `retryAfter` (any JSON value). When the key is present
+	 * with value undefined or '(omit)', the body has no retryAfter. Absent: `retryAfter` decides.
+	 */
+	retryAfterBody?: unknown;
+	/** The exact Retry-After header text; '(omit)' sends none. Absent: `retryAfter` decides. */
+	retryAfterHeader?: string;
 	/** Problem detail text. */
 	detail?: string;
 }
@@ -40,6 +48,37 @@ export interface ResetFault extends FaultMatch {
 	afterBytes?: number;
 }
 
+export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
+
+export interface RedirectFault extends FaultMatch {
+	/** Default 302. */
+	status?: RedirectStatus;
+	/** The Location header; default: the trap host with the request's path and query string. */
+	location?: string;
+}
+
+/**
+ * `no-answer`: the body is read and nothing is ever sent. `stall-body` / `close-body`: the request
+ * is handled, the status line, the headers and the first `afterBytes` body bytes are sent, then
+ * nothing more (the socket stays open) or the socket is destroyed.
+ */
+export type HangMode = 'no-answer' | 'stall-body' | 'close-body';
+
+export interface HangFault extends FaultMatch {
+	/** Default 'no-answer'. */
+	mode?: HangMode;
+	/** Body bytes sent before the stall or close (default: half of the body, rounded down). */
+	afterBytes?: number;
+}
+
+export interface RewriteUrlsFault extends FaultMatch {
+	/**
+	 * Replaces every presigned URL of the answer. Placeholders: {original} (the whole URL),
+	 * {path}, {query} (without '?') and {trap} (the trap host root).
+	 */
+	url: string;
+}
+
 interface Pending<T> {
 	spec: T;
 	remaining: number;
@@ -49,6 +88,18 @@ export interface TakenFaults {
 	fail?: FailFault;
 	delay?: DelayFault;
 	reset?: ResetFault;
+	redirect?: RedirectFault;
+	hang?: HangFault;
+	rewrite?: RewriteUrlsFault;
+}
+
+export interface PendingFaults {
+	fail: FailFault[];
+	delay: DelayFault[];
+	reset: ResetFault[];
+	redirect: RedirectFault[];
+	hang: HangFault[];
+	rewrite: RewriteUrlsFault[];
 }
 
 function matches(spec: FaultMatch, host: HostName, method: string, path: string): boolean {
@@ -66,6 +117,9 @@ export class Faults {
 	private fails: Array<Pending<FailFault>> = [];
 	private delays: Array<Pending<DelayFault>> = [];
 	private resets: Array<Pending<ResetFault>> = [];
+	private redirects: Array<Pending<RedirectFault>> = [];
+	private hangs: Array<Pending<HangFault>> = [];
+	private rewrites: Array<Pending<RewriteUrlsFault>> = [];
 
 	constructor(private readonly onExpirePresigned: () => number) {}
 
@@ -84,6 +138,21 @@ export class Faults {
 		this.resets.push({ spec, remaining: spec.count ?? 1 });
 	}
 
+	/** The next `count` matching requests answer a redirect (default 302 to the trap host). */
+	redirectNext(spec: RedirectFault = {}): void {
+		this.redirects.push({ spec, remaining: spec.count ?? 1 });
+	}
+
+	/** The next `count` matching requests get no answer, or a body cut short (see HangMode). */
+	hangNext(spec: HangFault = {}): void {
+		this.hangs.push({ spec, remaining: spec.count ?? 1 });
+	}
+
+	/** The presigned URLs in the next `count` matching API answers are replaced (API host only). */
+	rewriteUrlsNext(spec: RewriteUrlsFault): void {
+		this.rewrites.push({ spec, remaining: spec.count ?? 1 });
+	}
+
 	/** Every presigned URL issued so far stops working; returns how many were expired. */
 	expirePresignedUrls(): number {
 		return this.onExpirePresigned();
@@ -93,20 +162,38 @@ export class Faults {
 		this.fails = [];
 		this.delays = [];
 		this.resets = [];
+		this.redirects = [];
+		this.hangs = [];
+		this.rewrites = [];
 	}
 
-	pending(): { fail: FailFault[]; delay: DelayFault[]; reset: ResetFault[] } {
+	pending(): PendingFaults {
 		const view = <T extends FaultMatch>(list: Array<Pending<T>>) =>
 			list.map((entry) => ({ ...entry.spec, count: entry.remaining, path: entry.spec.path instanceof RegExp ? entry.spec.path.toString() : entry.spec.path }) as T);
-		return { fail: view(this.fails), delay: view(this.delays), reset: view(this.resets) };
+		return {
+			fail: view(this.fails),
+			delay: view(this.delays),
+			reset: view(this.resets),
+			redirect: view(this.redirects),
+			hang: view(this.hangs),
+			rewrite: view(this.rewrites),
+		};
 	}
 
-	/** Consumes at most one fault of each kind for this request. */
+	/**
+	 * Consumes at most one fault of each kind for this request, and at most one of those that
+	 * replace the answer (reset, fail, redirect, hang, in that order). A URL rewrite is taken only
+	 * by an API request that will be answered.
+	 */
 	take(host: HostName, method: string, path: string): TakenFaults {
 		const delay = takeFrom(this.delays, host, method, path);
 		const reset = takeFrom(this.resets, host, method, path);
 		const fail = reset ? undefined : takeFrom(this.fails, host, method, path);
-		return { delay, reset, fail };
+		const redirect = reset || fail ? undefined : takeFrom(this.redirects, host, method, path);
+		const hang = reset || fail || redirect ? undefined : takeFrom(this.hangs, host, method, path);
+		const noAnswer = Boolean(reset || fail || redirect || (hang && (hang.mode ?? 'no-answer') === 'no-answer'));
+		const rewrite = host === 'api' && !noAnswer ? takeFrom(this.rewrites, host, method, path) : undefined;
+		return { delay, reset, fail, redirect, hang, rewrite };
 	}
 }
 

@@ -2,12 +2,13 @@
  * A faithful local Document Extraction Service for tests, demos and benchmarks.
  * See README.md in this folder for the contract, the seeded keys and the fault controls.
  */
+import type { EventEmitter } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Clock, type ControllableClock, isControllable, ManualClock, OffsetClock } from './clock';
 import { installControl } from './control';
-import { EmulatorCore, type RateLimitOptions, type RequestLogEntry } from './core';
+import { EmulatorCore, type EmulatorEvents, type FaultLabel, type RateLimitOptions, type RequestLogEntry } from './core';
 import type { Faults } from './faults';
 import { fileRoutes } from './routes/files';
 import { uploadRoutes } from './routes/uploads';
@@ -16,14 +17,16 @@ import { SEED_IDS, SEEDED_KEYS } from './seed';
 import type { EmulatorState } from './state';
 
 export { ManualClock, OffsetClock, SEED_IDS, SEEDED_KEYS };
-export type { Clock, ControllableClock, RateLimitOptions, RequestLogEntry };
-export type { FailFault, DelayFault, ResetFault, FaultMatch } from './faults';
+export type { Clock, ControllableClock, EmulatorEvents, FaultLabel, RateLimitOptions, RequestLogEntry };
+export type { FailFault, DelayFault, ResetFault, FaultMatch, HangFault, HangMode, HostName, RedirectFault, RedirectStatus, RewriteUrlsFault, PendingFaults } from './faults';
 
 export interface EmulatorOptions {
 	/** API listener port (0 = any free port; default 0). */
 	port?: number;
 	/** Storage listener port (default 0). */
 	storagePort?: number;
+	/** Trap listener port (default 0): the host that stands for "some other host". */
+	trapPort?: number;
 	/** Bind address (default 127.0.0.1). */
 	host?: string;
 	/** Real-time duration of processing, split over its steps (default 300; tests use 0). */
@@ -58,11 +61,15 @@ export interface Emulator {
 	apiUrl: string;
 	/** Storage host root; presigned URLs point here. */
 	storageUrl: string;
+	/** Trap host root: answers 200 {"trap": true} to anything and logs it with host 'trap'. */
+	trapUrl: string;
 	keys: typeof SEEDED_KEYS;
 	state: EmulatorState;
 	faults: Faults;
-	/** Request log (both hosts, oldest first). Clear with `requests.length = 0`. */
+	/** Request log (all hosts, oldest first). Clear with `requests.length = 0`. */
 	requests: RequestLogEntry[];
+	/** 'request' when a request arrives (its fault taken), 'response' when its status is settled. */
+	events: EventEmitter<EmulatorEvents>;
 	clock: Clock;
 	/** Resolves when no processing or background rerun is running. */
 	idle(): Promise<void>;
@@ -94,15 +101,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 	});
 	core.addRoutes([...uploadRoutes(), ...fileRoutes(), ...workspaceRoutes()]);
 	installControl(core);
-	await core.listen(options.port ?? 0, options.storagePort ?? 0, options.host ?? '127.0.0.1');
+	await core.listen(options.port ?? 0, options.storagePort ?? 0, options.host ?? '127.0.0.1', options.trapPort ?? 0);
 	let closed = false;
 	return {
 		apiUrl: core.apiUrl,
 		storageUrl: core.storageUrl,
+		trapUrl: core.trapUrl,
 		keys: SEEDED_KEYS,
 		state: core.state,
 		faults: core.faults,
 		requests: core.requests,
+		events: core.events,
 		clock,
 		idle: () => core.state.idle(),
 		setRateLimit: (limit) => {
@@ -120,3 +129,4 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 }
 
 export { isControllable };
+export { keyLeaks, requestsCarrying, waitForRequest } from './log-helpers';

@@ -1,0 +1,115 @@
+/** How the faults that shape an answer write it: redirects, cut-short bodies, exact Retry-After
+ * values and rewritten presigned URLs. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FailFault, HangFault, RedirectFault } from './faults';
+
+/** The value of `retryAfterBody` / `retryAfterHeader` that leaves the body key / the header out. */
+export const OMIT = '(omit)';
+
+/** The problem body's retryAfter: an empty list when the body has none. */
+export function bodyRetryAfter(fault: FailFault): unknown[] {
+	if ('retryAfterBody' in fault) {
+		return fault.retryAfterBody === undefined || fault.retryAfterBody === OMIT ? [] : [fault.retryAfterBody];
+	}
+	return fault.retryAfter === undefined ? [] : [fault.retryAfter];
+}
+
+/** The Retry-After header text, or undefined for none. */
+export function headerRetryAfter(fault: FailFault): string | undefined {
+	if (fault.retryAfterHeader !== undefined) return fault.retryAfterHeader === OMIT ? undefined : fault.retryAfterHeader;
+	return fault.retryAfter === undefined ? undefined : String(fault.retryAfter);
+}
+
+export function sendRedirect(req: IncomingMessage, res: ServerResponse, fault: RedirectFault, defaultLocation: string, requestId: string): void {
+	req.resume();
+	res.writeHead(fault.status ?? 302, { location: fault.location ?? defaultLocation, 'content-length': 0, 'x-request-id': requestId });
+	res.end();
+}
+
+type Patchable = Record<'writeHead' | 'write' | 'end', (...args: unknown[]) => unknown>;
+
+function declaredLength(res: ServerResponse, writeHeadArgs: unknown[]): number | undefined {
+	for (const arg of writeHeadArgs) {
+		if (arg === null || typeof arg !== 'object' || Array.isArray(arg)) continue;
+		for (const [name, value] of Object.entries(arg)) {
+			if (name.toLowerCase() === 'content-length') return Number(value);
+		}
+	}
+	const set = res.getHeader('content-length');
+	return set === undefined ? undefined : Number(set);
+}
+
+function toBuffer(chunk: unknown, encoding: unknown): Buffer {
+	if (typeof chunk === 'string') return Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+	return Buffer.from(chunk as Uint8Array);
+}
+
+/**
+ * Lets whatever the handler sends through up to the status line, the headers (with the real
+ * Content-Length) and the first `afterBytes` body bytes (default half the body), then leaves the
+ * socket open ('stall-body') or destroys it once those bytes are out ('close-body'). The
+ * handlers are unaware of it: the response's writeHead, write and end are wrapped.
+ */
+export function cutResponse(res: ServerResponse, fault: HangFault, onCut: () => void): void {
+	const patchable = res as unknown as Patchable;
+	const writeHead = patchable.writeHead.bind(res);
+	const write = patchable.write.bind(res);
+	let limit = fault.afterBytes;
+	let sent = 0;
+	let cut = false;
+	const stop = () => {
+		if (cut) return;
+		cut = true;
+		// headersSent turns true at writeHead, before anything is written: flush in any case
+		res.flushHeaders();
+		onCut();
+		if (fault.mode === 'close-body') res.socket?.destroySoon();
+	};
+	/** Returns false when the writer should wait for 'drain' (which a stalled body never needs). */
+	const pass = (chunk: unknown, encoding: unknown): boolean => {
+		if (cut) return false;
+		const bytes = chunk === undefined || chunk === null || typeof chunk === 'function' ? Buffer.alloc(0) : toBuffer(chunk, encoding);
+		limit ??= Math.floor(bytes.length / 2);
+		const room = Math.max(0, limit - sent);
+		let flowing = true;
+		if (room > 0 && bytes.length > 0) {
+			flowing = write(bytes.subarray(0, room)) !== false;
+			sent += Math.min(room, bytes.length);
+		}
+		if (sent >= limit) stop();
+		return flowing && !cut;
+	};
+	patchable.writeHead = (...args: unknown[]) => {
+		if (limit === undefined) {
+			const length = declaredLength(res, args);
+			if (length !== undefined && Number.isFinite(length)) limit = Math.floor(length / 2);
+		}
+		return writeHead(...args);
+	};
+	patchable.write = (chunk: unknown, encoding?: unknown) => pass(chunk, encoding);
+	patchable.end = (chunk?: unknown, encoding?: unknown) => {
+		pass(chunk, encoding);
+		stop();
+		return res;
+	};
+}
+
+const URL_FIELDS = new Set(['presignedUploadURL', 'presignedUrl', 'signedUrl']);
+
+function fillTemplate(template: string, original: string, trapUrl: string): string {
+	const parsed = new URL(original);
+	const values: Record<string, string> = { original, path: parsed.pathname, query: parsed.search.slice(1), trap: trapUrl };
+	return template.replace(/\{(original|path|query|trap)\}/g, (_match, name: string) => values[name]);
+}
+
+/** A copy of an answer body with every presigned URL field replaced by the filled template. */
+export function rewritePresignedUrls(body: unknown, template: string, trapUrl: string): unknown {
+	if (Array.isArray(body)) return body.map((item) => rewritePresignedUrls(item, template, trapUrl));
+	if (body === null || typeof body !== 'object') return body;
+	return Object.fromEntries(
+		Object.entries(body).map(([key, value]) => [
+			key,
+			URL_FIELDS.has(key) && typeof value === 'string' ? fillTemplate(template, value, trapUrl) : rewritePresignedUrls(value, template, trapUrl),
+		]),
+	);
+}
