@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isControllable } from './clock';
 import type { EmulatorCore } from './core';
-import { CONTROL_PREFIX, type RequestUrl } from './core';
+import { CONTROL_PREFIX, type DeleteAnswerShape, type RequestUrl } from './core';
 import type { FailFault, FaultMatch, FaultPhase, HangMode, HostName, RedirectStatus } from './faults';
 import { readBody, sendJson } from './http-util';
 import { SEEDED_KEYS } from './seed';
@@ -37,6 +37,7 @@ function failSpec(body: Record<string, unknown>): FailFault {
 
 const REDIRECT_STATUSES: readonly number[] = [301, 302, 303, 307, 308];
 const HANG_MODES: readonly string[] = ['no-answer', 'stall-body', 'close-body'];
+const DELETE_ANSWERS: readonly string[] = ['detailed', 'spec'];
 
 export function installControl(core: EmulatorCore): void {
 	core.controlHandler = async (req: IncomingMessage, res: ServerResponse, url: RequestUrl) => {
@@ -121,6 +122,19 @@ export function installControl(core: EmulatorCore): void {
 				core.state.setDefaultCallbackUrl(body.apiKey, typeof body.callbackURL === 'string' ? body.callbackURL : undefined);
 				return reply(200, { success: true });
 			}
+			case 'POST /files/protect': {
+				const fileIds = body.fileIds;
+				if (!Array.isArray(fileIds) || !fileIds.every((id) => typeof id === 'string')) return reply(400, { error: 'fileIds must be an array of strings' });
+				core.state.protectFiles(fileIds as string[], typeof body.detail === 'string' ? body.detail : undefined);
+				return reply(200, { success: true, protected: [...core.state.protectedFiles.keys()] });
+			}
+			case 'DELETE /files/protect':
+				core.state.protectedFiles.clear();
+				return reply(200, { success: true });
+			case 'POST /delete-answer':
+				if (!DELETE_ANSWERS.includes(body.shape as string)) return reply(400, { error: `shape must be one of ${DELETE_ANSWERS.join(', ')}` });
+				core.deleteAnswer = body.shape as DeleteAnswerShape;
+				return reply(200, { shape: core.deleteAnswer });
 			case 'GET /callbacks':
 				return reply(200, { callbacks: core.state.callbacks });
 			case 'GET /idle':

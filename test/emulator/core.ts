@@ -62,6 +62,9 @@ export interface RequestLogEntry {
 
 export type FaultLabel = 'fail' | 'delay' | 'reset' | 'redirect' | 'hang' | 'rewrite';
 
+/** `detailed`: DELETE /files lists deletedFileIds; `spec`: exactly the specification's shape. */
+export type DeleteAnswerShape = 'detailed' | 'spec';
+
 export type EmulatorEvents = {
 	/** A request arrived (any host), its fault already taken. */
 	request: [RequestLogEntry];
@@ -93,6 +96,7 @@ export interface CoreOptions {
 	requestLogLimit: number;
 	callbackRetries: number;
 	callbackRetryBaseMs: number;
+	deleteAnswer: DeleteAnswerShape;
 }
 
 export class EmulatorCore {
@@ -107,6 +111,7 @@ export class EmulatorCore {
 	readonly storageHost: StorageHost;
 	readonly events = new EventEmitter<EmulatorEvents>();
 	rateLimit: RateLimitOptions | undefined;
+	deleteAnswer: DeleteAnswerShape;
 	/** Per-key fixed windows: key -> window start and count. */
 	private windows = new Map<string, { startMs: number; count: number }>();
 	private routes: CompiledRoute[] = [];
@@ -132,6 +137,7 @@ export class EmulatorCore {
 		this.processor = new Processor(this.state, this.store, this.callbacks, { processingDelayMs: options.processingDelayMs });
 		this.storageHost = new StorageHost(this.state, this.clock, this.store, this.processor, { requireContentLength: options.requireContentLength });
 		this.rateLimit = options.rateLimit;
+		this.deleteAnswer = options.deleteAnswer;
 		this.events.setMaxListeners(100);
 	}
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Clock, type ControllableClock, isControllable, ManualClock, OffsetClock } from './clock';
 import { installControl } from './control';
-import { EmulatorCore, type EmulatorEvents, type FaultLabel, type RateLimitOptions, type RequestLogEntry } from './core';
+import { type DeleteAnswerShape, EmulatorCore, type EmulatorEvents, type FaultLabel, type RateLimitOptions, type RequestLogEntry } from './core';
 import type { Faults } from './faults';
 import { fileRoutes } from './routes/files';
 import { uploadRoutes } from './routes/uploads';
@@ -17,7 +17,7 @@ import { SEED_IDS, SEEDED_KEYS } from './seed';
 import type { EmulatorState } from './state';
 
 export { ManualClock, OffsetClock, SEED_IDS, SEEDED_KEYS };
-export type { Clock, ControllableClock, EmulatorEvents, FaultLabel, RateLimitOptions, RequestLogEntry };
+export type { Clock, ControllableClock, DeleteAnswerShape, EmulatorEvents, FaultLabel, RateLimitOptions, RequestLogEntry };
 export type { FailFault, DelayFault, ResetFault, FaultMatch, HangFault, HangMode, HostName, RedirectFault, RedirectStatus, RewriteUrlsFault, PendingFaults } from './faults';
 
 export interface EmulatorOptions {
@@ -54,6 +54,8 @@ export interface EmulatorOptions {
 	/** Callback retries after the first attempt (default 5) and first backoff (default 1000 ms). */
 	callbackRetries?: number;
 	callbackRetryBaseMs?: number;
+	/** Shape of the DELETE /files answer (default 'detailed', with deletedFileIds). */
+	deleteAnswer?: DeleteAnswerShape;
 }
 
 export interface Emulator {
@@ -77,6 +79,10 @@ export interface Emulator {
 	setRateLimit(limit: RateLimitOptions | undefined): void;
 	/** Set the default callback URL of a key (used when an upload sends none). */
 	setDefaultCallbackUrl(apiKey: string, url: string | undefined): void;
+	/** DELETE /files then refuses these files (FORBIDDEN, `detail`) and deletes the others. */
+	protectFiles(fileIds: string[], detail?: string): void;
+	/** Shape of later DELETE /files answers. */
+	setDeleteAnswer(shape: DeleteAnswerShape): void;
 	close(): Promise<void>;
 }
 
@@ -98,6 +104,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 		requestLogLimit: options.requestLogLimit ?? 10000,
 		callbackRetries: options.callbackRetries ?? 5,
 		callbackRetryBaseMs: options.callbackRetryBaseMs ?? 1000,
+		deleteAnswer: options.deleteAnswer ?? 'detailed',
 	});
 	core.addRoutes([...uploadRoutes(), ...fileRoutes(), ...workspaceRoutes()]);
 	installControl(core);
@@ -119,6 +126,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 			core.resetRateLimitWindows();
 		},
 		setDefaultCallbackUrl: (apiKey, url) => core.state.setDefaultCallbackUrl(apiKey, url),
+		protectFiles: (fileIds, detail) => core.state.protectFiles(fileIds, detail),
+		setDeleteAnswer: (shape) => {
+			core.deleteAnswer = shape;
+		},
 		close: async () => {
 			if (closed) return;
 			closed = true;

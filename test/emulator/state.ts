@@ -35,6 +35,8 @@ export class EmulatorState {
 	/** Keyed by `${workspaceId}\n${Idempotency-Key}`. */
 	readonly idempotency = new Map<string, IdempotencyRecord>();
 	readonly callbacks: CallbackDelivery[] = [];
+	/** Files DELETE /files refuses (FORBIDDEN), with the detail it reports; clear() to lift. */
+	readonly protectedFiles = new Map<string, string>();
 	/** Count of files created per workspace (drives subscription.importCount). */
 	readonly importCounts = new Map<string, number>();
 	/** Bumped on every change of files or values; keys the query cache. */
@@ -133,6 +135,11 @@ export class EmulatorState {
 
 	touchData(): void {
 		this.dataVersion += 1;
+	}
+
+	/** DELETE /files reports these files as failed (FORBIDDEN, with `detail`) and deletes the others. */
+	protectFiles(fileIds: string[], detail?: string): void {
+		for (const fileId of fileIds) this.protectedFiles.set(fileId, detail ?? `Access denied: file ${fileId} cannot be deleted.`);
 	}
 
 	/** Deletes a file, its values and its stored bytes. */

@@ -106,13 +106,17 @@ function deleteFiles(ctx: RequestContext) {
 	const errors: Array<{ fileId: string; code: string; detail: string }> = [];
 	for (const fileId of unique) {
 		const file = ctx.core.state.file(ctx.workspace.id, fileId);
+		const refusal = ctx.core.state.protectedFiles.get(fileId);
 		if (!file) {
 			errors.push({ fileId, code: 'NOT_FOUND', detail: `File ${fileId} was not found.` });
-			continue;
+		} else if (refusal !== undefined) {
+			errors.push({ fileId, code: 'FORBIDDEN', detail: refusal });
+		} else {
+			ctx.core.state.deleteFile(file);
+			deletedFileIds.push(fileId);
 		}
-		ctx.core.state.deleteFile(file);
-		deletedFileIds.push(fileId);
 	}
+	if (ctx.core.deleteAnswer === 'spec') return ok(errors.length === 0 ? { success: true } : { success: false, errors });
 	return ok(errors.length === 0 ? { success: true, deletedFileIds } : { success: false, deletedFileIds, errors });
 }
 
