@@ -155,3 +155,44 @@ export async function rawRequest(url: string, method: string, chunks: Buffer[], 
 		req.end();
 	});
 }
+
+export interface Observed {
+	status?: number;
+	headers?: Record<string, string | string[] | undefined>;
+	body: Buffer;
+	/** ended: the whole response arrived; closed: the connection closed first; open: still open when watching stopped. */
+	outcome: 'ended' | 'closed' | 'open';
+}
+
+/** Sends one request over node:http and watches its answer for at most `forMs`, then gives up on it. */
+export async function observe(url: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; forMs?: number } = {}): Promise<Observed> {
+	const { request } = await import('node:http');
+	return new Promise((resolve) => {
+		const chunks: Buffer[] = [];
+		const observed: Observed = { body: Buffer.alloc(0), outcome: 'open' };
+		let done = false;
+		const finish = (outcome: Observed['outcome']) => {
+			if (done) return;
+			done = true;
+			clearTimeout(timer);
+			observed.outcome = outcome;
+			observed.body = Buffer.concat(chunks);
+			req.destroy();
+			resolve(observed);
+		};
+		const timer = setTimeout(() => finish('open'), options.forMs ?? 500);
+		const req = request(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
+			observed.status = res.statusCode;
+			observed.headers = res.headers;
+			res.on('data', (chunk: Buffer) => chunks.push(chunk));
+			res.on('end', () => finish('ended'));
+			res.on('error', () => finish('closed'));
+			res.on('close', () => finish(res.complete ? 'ended' : 'closed'));
+		});
+		req.on('error', () => finish('closed'));
+		req.on('close', () => {
+			if (observed.status === undefined) finish('closed');
+		});
+		req.end(options.body);
+	});
+}
