@@ -29,6 +29,7 @@ function failSpec(body: Record<string, unknown>): FailFault {
 		retryAfter: typeof body.retryAfter === 'number' ? body.retryAfter : undefined,
 		detail: typeof body.detail === 'string' ? body.detail : undefined,
 		retryAfterHeader: typeof body.retryAfterHeader === 'string' ? body.retryAfterHeader : undefined,
+		problem: body.problem && typeof body.problem === 'object' && !Array.isArray(body.problem) ? (body.problem as Record<string, unknown>) : undefined,
 	};
 	// JSON cannot carry undefined: '(omit)' asks for a body without retryAfter
 	if ('retryAfterBody' in body) spec.retryAfterBody = body.retryAfterBody;

@@ -323,7 +323,7 @@ export class EmulatorCore {
 			return;
 		}
 		const problem = problemResponse(new ApiError(status, detail), path, requestId);
-		const body = problem.body as Record<string, unknown>;
+		const body = { ...(problem.body as Record<string, unknown>), ...(fault.problem ?? {}) };
 		const headers: Record<string, string> = { ...problem.headers };
 		for (const value of bodyRetryAfter(fault)) body.retryAfter = value;
 		if (retryAfter !== undefined) headers['retry-after'] = retryAfter;

@@ -34,8 +34,13 @@ export interface FailFault extends FaultMatch {
 	retryAfterBody?: unknown;
 	/** The exact Retry-After header text; '(omit)' sends none. Absent: `retryAfter` decides. */
 	retryAfterHeader?: string;
-	/** Problem detail text. */
+	/** Problem detail text (the XML Message on the storage host). */
 	detail?: string;
+	/**
+	 * Fields merged over the problem+json body as given (title, code, errors, requestId, …), for a
+	 * service that answers whatever it likes. API host only.
+	 */
+	problem?: Record<string, unknown>;
 }
 
 export interface DelayFault extends FaultMatch {
