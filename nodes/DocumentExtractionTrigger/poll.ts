@@ -21,11 +21,11 @@ import { STATE_VERSION, configOf, readState, writeState } from './state';
 /** Share of n8n's poll budget spent on starting requests; the rest is margin for the last ones. */
 const BUDGET_SHARE = 0.75;
 /** Files still being processed that the trigger remembers; beyond it the walk waits for room. */
-export const MAX_PENDING = 1000;
+const MAX_PENDING = 1000;
 /** Start From "Now": files uploaded this long before activation are checked for being in flight. */
-export const IN_FLIGHT_LOOKBACK_MS = 24 * 60 * 60 * 1000;
+const IN_FLIGHT_LOOKBACK_MS = 24 * 60 * 60 * 1000;
 /** A pending file that has not changed for this long (against newer uploads) is given up. */
-export const PENDING_GIVE_UP_MS = 24 * 60 * 60 * 1000;
+const PENDING_GIVE_UP_MS = 24 * 60 * 60 * 1000;
 /** Values requests run side by side. */
 const VALUES_CONCURRENCY = 4;
 /** Restarts of a walk through files sharing one timestamp after the set shifted under it. */
@@ -34,7 +34,7 @@ const MAX_TIE_RESTARTS = 3;
 const TEST_EVENT_PAGES = 5;
 
 /** A poll's time when n8n does not say (n8n 1.x has no getPollBudgetMs): n8n 2.x's default. */
-export const DEFAULT_POLL_BUDGET_MS = 5 * 60 * 1000;
+const DEFAULT_POLL_BUDGET_MS = 5 * 60 * 1000;
 
 /** What n8n gives this poll (`getPollBudgetMs`), or DEFAULT_POLL_BUDGET_MS where it has no such call. */
 export function pollBudgetMs(context: IPollFunctions): number {

@@ -5,6 +5,7 @@
  * that the harness loads, so a test sees each wait the node asked for, in milliseconds, without
  * spending it: time moves only when the node sleeps. Request timeouts stay real time.
  */
+import { EventEmitter } from 'node:events';
 import * as path from 'node:path';
 
 import { REPO_ROOT } from './registry-paths';
@@ -25,6 +26,15 @@ export interface FakeWaitClock {
 	sleptMs(): number;
 	/** Forgets the recorded sleeps (the time stays). */
 	reset(): void;
+	/**
+	 * From now on a sleep does not end by itself: it waits for release(), so a test can look at the
+	 * world while the node is paused (e.g. that no request goes out while a 429's wait is open).
+	 */
+	holdSleeps(): void;
+	/** Resolves once `count` sleeps are waiting for release() (rejects after timeoutMs of real time). */
+	waitForHeldSleeps(count: number, timeoutMs?: number): Promise<void>;
+	/** Ends the waiting sleeps and stops holding new ones. */
+	releaseSleeps(): void;
 	/** Puts the real clock back. */
 	restore(): void;
 }
@@ -46,10 +56,20 @@ export function installFakeWaitClock(packageDir: string = REPO_ROOT): FakeWaitCl
 	const original = { now: target.now, sleep: target.sleep };
 	let current = Date.now();
 	const sleeps: number[] = [];
+	const held: Array<() => void> = [];
+	const events = new EventEmitter();
+	let holding = false;
 	target.now = () => current;
 	target.sleep = async (ms, signal) => {
 		if (signal?.aborted) throw new Error('aborted');
 		sleeps.push(ms);
+		if (holding) {
+			await new Promise<void>((resolve, reject) => {
+				held.push(resolve);
+				signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+				events.emit('held');
+			});
+		}
 		current += Math.max(0, ms);
 		// Let other work (other items, the emulator) run, as a real pause would.
 		await new Promise((resolve) => setImmediate(resolve));
@@ -65,7 +85,31 @@ export function installFakeWaitClock(packageDir: string = REPO_ROOT): FakeWaitCl
 		reset: () => {
 			sleeps.length = 0;
 		},
+		holdSleeps: () => {
+			holding = true;
+		},
+		waitForHeldSleeps: async (count, timeoutMs = 10000) =>
+			await new Promise<void>((resolve, reject) => {
+				const check = () => {
+					if (held.length < count) return;
+					clearTimeout(timer);
+					events.off('held', check);
+					resolve();
+				};
+				const timer = setTimeout(() => {
+					events.off('held', check);
+					reject(new Error(`${held.length} sleeps were held, not ${count}, after ${timeoutMs} ms`));
+				}, timeoutMs);
+				events.on('held', check);
+				check();
+			}),
+		releaseSleeps: () => {
+			holding = false;
+			for (const resolve of held.splice(0)) resolve();
+		},
 		restore: () => {
+			holding = false;
+			for (const resolve of held.splice(0)) resolve();
 			target.now = original.now;
 			target.sleep = original.sleep;
 		},

@@ -74,7 +74,7 @@ export const simplifyParameter: INodeProperties = {
  * Goes into every operation's Options collection; the transport reads it (MAX_WAIT_PARAMETER).
  * Its name stays `maxRateLimitWait` so that saved workflows keep their value.
  */
-export const maxRetryWaitOption: INodeProperties = {
+const maxRetryWaitOption: INodeProperties = {
 	displayName: 'Max Retry Wait (Seconds)',
 	name: 'maxRateLimitWait',
 	type: 'number',
@@ -85,7 +85,7 @@ export const maxRetryWaitOption: INodeProperties = {
 };
 
 /** Goes into every operation's Options collection; the transport reads it (REQUEST_TIMEOUT_PARAMETER). */
-export const requestTimeoutOption: INodeProperties = {
+const requestTimeoutOption: INodeProperties = {
 	displayName: 'Request Timeout (Seconds)',
 	name: 'requestTimeout',
 	type: 'number',

@@ -5,8 +5,6 @@ import { apiRequestAllItems, listAt } from '../transport';
 
 /** File types of the workspace (GET /file-type): the one reader behind lists, pickers and lookups. */
 
-export const FILE_TYPE_SORT_FIELDS = ['createdAt', 'updatedAt', 'name'] as const;
-
 export interface FileTypeListOptions {
 	/** Stop after this many file types; undefined reads every page. */
 	limit?: number;

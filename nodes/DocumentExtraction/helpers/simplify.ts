@@ -31,7 +31,7 @@ function simplifyRows(rows: unknown[]): unknown[] {
 	});
 }
 
-export function simplifyValue(field: ExtractedField): unknown {
+function simplifyValue(field: ExtractedField): unknown {
 	const { value, items } = field;
 	// Tables: the API gives the rows in `value` (objects keyed by column title, or lists of
 	// fields); `items` then holds the column definitions.
@@ -47,7 +47,7 @@ export function simplifyValue(field: ExtractedField): unknown {
 }
 
 /** `[{ title, value }, …]` → `{ title: value, … }`. Later duplicates of a title get a suffix. */
-export function simplifyFields(fields: ExtractedField[]): IDataObject {
+function simplifyFields(fields: ExtractedField[]): IDataObject {
 	const result: IDataObject = {};
 	for (const field of fields) {
 		const title = String(field.title ?? '').trim() || 'untitled';

@@ -65,7 +65,7 @@ export function redact(text: string, secrets: Iterable<string> = []): string {
 }
 
 /** redact() through every string (and object key) of a JSON-like value. */
-export function redactDeep<T>(value: T, secrets: string[], depth = 0): T {
+function redactDeep<T>(value: T, secrets: string[], depth = 0): T {
 	if (secrets.length === 0 || depth > 20) return value;
 	if (typeof value === 'string') return redact(value, secrets) as T;
 	if (Array.isArray(value)) return value.map((entry) => redactDeep(entry, secrets, depth + 1)) as T;
@@ -80,7 +80,7 @@ export function redactDeep<T>(value: T, secrets: string[], depth = 0): T {
 }
 
 /** Whether any string in a JSON-like value holds any of the secrets (a cheap check first). */
-export function containsSecret(value: unknown, secrets: string[]): boolean {
+function containsSecret(value: unknown, secrets: string[]): boolean {
 	if (secrets.length === 0) return false;
 	const text = typeof value === 'string' ? value : JSON.stringify(value) ?? '';
 	return secrets.some((secret) => secretForms(secret).some((form) => text.includes(form)));

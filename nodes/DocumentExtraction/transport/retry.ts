@@ -80,7 +80,7 @@ export function retryAfterMs(body: IDataObject | undefined, headers: IDataObject
  * it asked for nothing usable (missing, 0, negative, unparsable, a past date), 1 s, 2 s, 4 s …
  * by the number of 429s so far. Plus a little jitter, never below what was asked.
  */
-export function rateLimitDelayMs(askedMs: number | undefined, rateLimitCount: number): number {
+function rateLimitDelayMs(askedMs: number | undefined, rateLimitCount: number): number {
 	const backoff = Math.min(
 		WAIT_LIMITS.rateLimitBackoffCapMs,
 		WAIT_LIMITS.rateLimitFloorMs * 2 ** Math.max(0, rateLimitCount - 1),
@@ -92,7 +92,7 @@ export function rateLimitDelayMs(askedMs: number | undefined, rateLimitCount: nu
 }
 
 /** The pause before retry number `retry` (1, 2, …) after a failure: exponential, equal jitter. */
-export function failureDelayMs(retry: number): number {
+function failureDelayMs(retry: number): number {
 	const exponential = Math.min(
 		WAIT_LIMITS.failureBackoffCapMs,
 		WAIT_LIMITS.failureBackoffBaseMs * 2 ** Math.max(0, retry - 1),
@@ -244,6 +244,8 @@ export interface RetryOptions {
 	gateRefusal?: (waitMs: number) => Error;
 	/** Retries after failures (default WAIT_LIMITS.maxFailureRetries). */
 	maxFailureRetries?: number;
+	/** Who answers, in messages: 'The API' (default) or 'Storage'. */
+	service?: string;
 	/** No attempt starts and no wait ends after this time (wait clock, epoch ms). */
 	deadline?: number;
 	/** Says why the deadline ends the retries, e.g. "the part URLs expire at …". */
@@ -309,7 +311,7 @@ export async function withRetries<T>(
 			delayMs = failureDelayMs(failureRetries);
 		}
 		if (!budget.allows(delayMs)) {
-			const what = failure.kind === 'rate-limited' ? 'The API asked to wait' : 'Retrying needs a pause of';
+			const what = failure.kind === 'rate-limited' ? `${options.service ?? 'The API'} asked to wait` : 'Retrying needs a pause of';
 			throw failure.giveUp(
 				join(`${what} ${Math.ceil(delayMs / 1000)} s, more than this item may still wait (${budget.describe()})`, tries(attemptNumber)),
 			);

@@ -261,6 +261,7 @@ async function withStorageRetries<T>(
 			context,
 			budget: budgetFor(context, options.itemIndex),
 			maxFailureRetries: options.maxFailureRetries,
+			service: 'Storage',
 			requestTimeoutMs,
 			deadline: options.validUntil,
 			deadlineNote:
@@ -357,6 +358,7 @@ export async function downloadFromStorage(
 			context: this,
 			budget: budgetFor(this, options.itemIndex),
 			maxFailureRetries: options.maxFailureRetries,
+			service: 'Storage',
 			requestTimeoutMs,
 			waitDeadline: waitDeadlineOf(this),
 		},

@@ -34,7 +34,7 @@ function ipv4Octets(hostname: string): number[] | undefined {
 }
 
 /** localhost, 127.0.0.0/8 or [::1], judged on a parsed URL's hostname. */
-export function isLoopbackHostname(hostname: string): boolean {
+function isLoopbackHostname(hostname: string): boolean {
 	const host = hostname.toLowerCase().replace(/\.$/, '');
 	if (host === 'localhost' || host === '[::1]') return true;
 	return ipv4Octets(host)?.[0] === 127;

@@ -12,7 +12,7 @@ import { invalidParameter, requireIdList } from '../../helpers/validation';
 import { apiRequest, idempotencyKey } from '../../transport';
 
 /** The API's recommended maximum of files per DELETE /files request. */
-export const DELETE_BATCH_SIZE = 100;
+const DELETE_BATCH_SIZE = 100;
 
 const properties: INodeProperties[] = [
 	{

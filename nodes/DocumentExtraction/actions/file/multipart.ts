@@ -15,7 +15,7 @@ import { apiRequest, approveStorageUrl, idempotencyKey, putToStorage, unexpected
 export const BYTES_PER_MB = 1024 * 1024;
 
 /** Part URLs are valid for 900 seconds from the initiation (api-spec, Limits). */
-export const PART_URL_LIFETIME_MS = 900 * 1000;
+const PART_URL_LIFETIME_MS = 900 * 1000;
 
 /** Retries of one part after a network error or a 5xx, while its URL is valid. */
 const PART_RETRIES = 4;

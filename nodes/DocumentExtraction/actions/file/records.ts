@@ -27,7 +27,7 @@ export function fileIdsQueryValue(fileIds: string[]): string {
 }
 
 /** The list record of one file (GET /files filtered by its id); a clear error when absent. */
-export async function findFile(
+async function findFile(
 	this: ApiContext,
 	fileId: string,
 	itemIndex?: number,
@@ -60,7 +60,7 @@ export async function findFile(
  * A fresh, short-lived (about one hour) presigned preview URL for a file record. Never cached:
  * every call asks the API again.
  */
-export async function createPreviewUrl(
+async function createPreviewUrl(
 	this: ApiContext,
 	file: IDataObject,
 	itemIndex?: number,

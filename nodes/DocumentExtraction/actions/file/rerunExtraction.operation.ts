@@ -85,7 +85,7 @@ const displayOptions = { show: { resource: ['file'], operation: ['rerunExtractio
 export const description = updateDisplayOptions(displayOptions, properties);
 
 /** A field title as a JSON Pointer (`/Title`, with `~` and `/` escaped); pointers stay as they are. */
-export function fieldPointer(field: string): string {
+function fieldPointer(field: string): string {
 	return field.startsWith('/') ? field : `/${field.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 }
 

@@ -28,7 +28,7 @@ export interface FieldValue {
  * showing its body; this is our documented assumption (README), kept here only:
  * `{ fields: [{ title, value }, …] }`, `value: null` clearing a field.
  */
-export function valuesUpdateBody(fields: FieldValue[]): IDataObject {
+function valuesUpdateBody(fields: FieldValue[]): IDataObject {
 	return { fields: fields.map(({ title, value }) => ({ title, value })) as IDataObject[] };
 }
 
