@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { requireUuid } from '../../helpers/validation';
 import type { ApiContext } from '../../transport';
-import { apiRequest, unexpectedResponse } from '../../transport';
+import { apiRequest, approveStorageUrl, unexpectedResponse } from '../../transport';
 
 /** File records and preview links: what several File operations look up. */
 
@@ -79,7 +79,7 @@ async function createPreviewUrl(
 	if (typeof body.signedUrl !== 'string' || body.signedUrl === '') {
 		throw unexpectedResponse(this, 'the preview request', body, itemIndex);
 	}
-	return body.signedUrl;
+	return await approveStorageUrl(this, body.signedUrl, 'preview URL', itemIndex);
 }
 
 /** The file of an item's File locator, with a fresh preview URL for its stored bytes. */

@@ -95,7 +95,7 @@ export async function waitForUpload(
 		progress = readUploadStatus(status, options.expectZip);
 		if (progress.state !== 'processing') break;
 		const remaining = deadline - waitClock.now();
-		if (remaining < LAST_STATUS_CHECK_MS) {
+		if (remaining <= LAST_STATUS_CHECK_MS) {
 			throw uploadedButUnfinished(
 				this,
 				options,
