@@ -80,9 +80,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				itemData: { item: itemIndex },
 			});
 		} catch (error) {
+			// A stopped execution ends quietly with what the finished items produced, so n8n records
+			// it as stopped (not failed) and its data shows which documents were done before the stop.
+			if (isCancelled(this)) return [];
 			const nodeError = asNodeError(this, error, itemIndex);
-			// A stopped execution ends; it does not turn into error items.
-			if (this.continueOnFail() && !isCancelled(this)) return [errorItem(nodeError, itemIndex)];
+			if (this.continueOnFail()) return [errorItem(nodeError, itemIndex)];
 			throw nodeError;
 		}
 	};

@@ -261,6 +261,9 @@ function explainNetworkCode(code: string | undefined, timeoutMs?: number): strin
 	if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE') {
 		return 'the connection was closed before the answer was complete';
 	}
+	if (code === 'IDLE' && timeoutMs) {
+		return `no answer and no byte moved for ${Math.round(timeoutMs / 1000)} s (the Request Timeout option)`;
+	}
 	if (code === 'ETIMEDOUT' || code === 'ECONNABORTED' || code === 'ESOCKETTIMEDOUT' || code === 'TIMEOUT') {
 		return timeoutMs
 			? `no answer within ${Math.round(timeoutMs / 1000)} s (the Request Timeout option)`

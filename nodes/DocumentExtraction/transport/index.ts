@@ -23,6 +23,7 @@ export {
 	WAIT_LIMITS,
 	cancelledError,
 	isCancelled,
+	isEndedByDeadline,
 	pause,
 	throwIfCancelled,
 } from './retry';

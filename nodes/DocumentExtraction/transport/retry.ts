@@ -58,6 +58,17 @@ export type AttemptFailure =
 
 export type AttemptResult<T> = { ok: true; value: T } | { ok: false; failure: AttemptFailure };
 
+/** Marks an error as ended by a deadline (error.context.deadlineReached), for callers that say so. */
+function endedByDeadline<E extends Error>(error: E): E {
+	const context = (error as { context?: Record<string, unknown> }).context;
+	if (context && typeof context === 'object') context.deadlineReached = true;
+	return error;
+}
+
+export function isEndedByDeadline(error: unknown): boolean {
+	return (error as { context?: Record<string, unknown> } | undefined)?.context?.deadlineReached === true;
+}
+
 /** Seconds from a retryAfter body field or a Retry-After header (seconds or an HTTP date). */
 export function retryAfterMs(body: IDataObject | undefined, headers: IDataObject | undefined): number | undefined {
 	const fromBody = body?.retryAfter;
@@ -290,8 +301,8 @@ export async function withRetries<T>(
 		const remaining = options.deadline === undefined ? Infinity : options.deadline - waitClock.now();
 		if (remaining <= 0) {
 			const note = options.deadlineNote ?? 'The time allowed for this request is over';
-			if (lastFailure) throw lastFailure.giveUp(join(note, tries(attemptNumber - 1)));
-			throw options.deadlineError?.() ?? new NodeOperationError(context.getNode(), note);
+			if (lastFailure) throw endedByDeadline(lastFailure.giveUp(join(note, tries(attemptNumber - 1))));
+			throw endedByDeadline(options.deadlineError?.() ?? new NodeOperationError(context.getNode(), note));
 		}
 		const timeoutMs = Math.max(1, Math.min(options.requestTimeoutMs, remaining));
 		const result = await attempt(attemptNumber, timeoutMs);
@@ -317,7 +328,9 @@ export async function withRetries<T>(
 			);
 		}
 		if (options.deadline !== undefined && waitClock.now() + delayMs >= options.deadline) {
-			throw failure.giveUp(join(options.deadlineNote ?? 'The time allowed for this request is over', tries(attemptNumber)));
+			throw endedByDeadline(
+				failure.giveUp(join(options.deadlineNote ?? 'The time allowed for this request is over', tries(attemptNumber))),
+			);
 		}
 		if (options.waitDeadline !== undefined && waitClock.now() + delayMs >= options.waitDeadline.at) {
 			throw failure.giveUp(join(options.waitDeadline.note, tries(attemptNumber)));

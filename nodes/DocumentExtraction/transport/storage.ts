@@ -236,7 +236,7 @@ function networkFailure(
 		buildNetworkError(context.getNode(), {
 			method,
 			url,
-			code: idle ? 'TIMEOUT' : networkErrorCode(error),
+			code: idle ? 'IDLE' : networkErrorCode(error),
 			cause: `${idle ? `no progress for ${Math.round(watchdog.idleMs / 1000)} s` : redact((error as Error).message ?? 'unknown error', secretsOf(context))}${note ? `\n${note}` : ''}`,
 			attempts: attemptNumber,
 			itemIndex: options.itemIndex,
@@ -411,7 +411,7 @@ function downloadStreamError(
 	return buildNetworkError(context.getNode(), {
 		method: 'GET',
 		url,
-		code: stalledAfterMs !== undefined ? 'TIMEOUT' : networkErrorCode(error),
+		code: stalledAfterMs !== undefined ? 'IDLE' : networkErrorCode(error),
 		cause: redact((error as Error)?.message ?? 'unknown error', secretsOf(context)),
 		attempts: 1,
 		itemIndex: options.itemIndex,

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { UploadProgress } from '../../helpers/uploadStatus';
 import { readUploadStatus } from '../../helpers/uploadStatus';
-import { apiRequest, cancelledError, isCancelled, pause, waitClock } from '../../transport';
+import { apiRequest, cancelledError, isCancelled, isEndedByDeadline, pause, waitClock } from '../../transport';
 
 /** Steps of the File resource that several operations share. */
 
@@ -77,7 +77,7 @@ export async function waitForUpload(
 		} catch (error) {
 			if (isCancelled(this)) throw cancelledError(this);
 			const cause = (error as Error).message?.replace(/[.\s]+$/, '') ?? 'unknown error';
-			if (waitClock.now() >= deadline) {
+			if (isEndedByDeadline(error) || waitClock.now() >= deadline) {
 				throw uploadedButUnfinished(
 					this,
 					options,
