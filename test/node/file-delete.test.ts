@@ -53,6 +53,44 @@ describe('File > Delete', () => {
 		expect(deleteRequests()).toHaveLength(1);
 	});
 
+	it("with the specification's answer (errors for the failed ids only), every other id of the batch is reported deleted", async () => {
+		emulator.setDeleteAnswer('spec');
+		try {
+			const files = await seedManyFiles(emulator, 4, 'partial');
+			const ids = files.map((file) => file.fileId);
+			emulator.protectFiles([ids[1]], 'Permission denied for this file.');
+
+			const { items, error } = await runFileOperation(emulator, 'delete', { fileIds: ids.join(',') });
+
+			expect(error).toBeUndefined();
+			expect(items.map((item) => item.json)).toEqual([
+				{ fileId: ids[0], deleted: true },
+				{ fileId: ids[1], deleted: false, error: 'Permission denied for this file.', errorCode: 'FORBIDDEN' },
+				{ fileId: ids[2], deleted: true },
+				{ fileId: ids[3], deleted: true },
+			]);
+			// The outcomes are true: the emulator holds exactly the protected file.
+			const remaining = workspaceFileIds();
+			expect(ids.filter((id) => remaining.has(id))).toEqual([ids[1]]);
+		} finally {
+			emulator.setDeleteAnswer('detailed');
+			emulator.state.protectedFiles.clear();
+		}
+	});
+
+	it("with the specification's answer and nothing failed ({ success: true }), all are deleted", async () => {
+		emulator.setDeleteAnswer('spec');
+		try {
+			const files = await seedManyFiles(emulator, 2, 'whole');
+
+			const { items } = await runFileOperation(emulator, 'delete', { fileIds: files.map((file) => file.fileId) });
+
+			expect(items.map((item) => item.json.deleted)).toEqual([true, true]);
+		} finally {
+			emulator.setDeleteAnswer('detailed');
+		}
+	});
+
 	it('takes the IDs from an expression that returns an array, and drops repeated IDs', async () => {
 		const file = await seedFile(emulator);
 

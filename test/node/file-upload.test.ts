@@ -198,6 +198,23 @@ describe('File > Upload with Wait for Completion', () => {
 	});
 });
 
+describe('File > Upload refuses an empty file', () => {
+	it.each(['default', 'filesystem'] as const)('a 0-byte binary (%s binary mode) fails before any request, naming item, field and file', async (mode) => {
+		const empty = await createBinaryItem({ buffer: Buffer.alloc(0), fileName: 'empty.pdf', mimeType: 'application/pdf', mode });
+
+		const { error } = await runNode({
+			type: 'documentExtraction',
+			parameters: { resource: 'file', operation: 'upload' },
+			credentials: credentialsFor(emulator),
+			inputItems: [empty],
+			binaryDataMode: mode,
+		});
+
+		expect(error?.message).toBe('The file "empty.pdf" in the binary field "data" of item 0 is empty (0 bytes): nothing was uploaded');
+		expect(emulator.requests).toHaveLength(0);
+	});
+});
+
 describe('File > Upload without waiting, then Get Upload Status and Get Values', () => {
 	it('outputs the upload ID at once; the status and values can be read later', async () => {
 		const uploaded = await upload([await binaryItem(INVOICE_FILE_NAME, invoiceText())], {

@@ -21,7 +21,7 @@ async function textItem(): Promise<INodeExecutionData> {
 	return await createBinaryItem({ buffer: Buffer.from(invoiceText(), 'utf8'), fileName: INVOICE_FILE_NAME, mimeType: 'text/plain' });
 }
 
-async function run(parameters: IDataObject, inputItems?: INodeExecutionData[], apiKey = KEY): Promise<RunNodeResult> {
+async function run(parameters: IDataObject, inputItems?: INodeExecutionData[], apiKey: string = KEY): Promise<RunNodeResult> {
 	return await runNode({
 		type: 'documentExtraction',
 		parameters: { resource: 'file', ...parameters },

@@ -6,9 +6,11 @@ import { createHash, randomBytes } from 'node:crypto';
 
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import type { RequestLogEntry } from '../emulator';
+import { waitForRequest } from '../emulator';
 import { INVOICE_EXPECTED, invoiceText } from '../fixtures/documents';
 import type { BinaryDataMode } from '../harness';
-import { createBinaryItem, runNode } from '../harness';
+import { createBinaryItem, installFakeWaitClock, runNode } from '../harness';
 import { credentialsFor, requestsTo, useEmulator } from './support';
 
 const MIB = 1024 * 1024;
@@ -221,11 +223,9 @@ describe('File > Upload in parts (multipart)', () => {
 		const data = randomBytes(12 * MIB);
 		// Hold the first part back, and expire every URL of the upload meanwhile.
 		emulator.faults.delayNext({ host: 'storage', method: 'PUT', delayMs: 400 });
-		const multipartsBefore = emulator.state.multiparts.size;
+		const firstPart = waitForRequest(emulator, (entry) => entry.host === 'storage' && entry.method === 'PUT');
 		const running = upload([await binaryItem(data)], { partConcurrency: 1 });
-		while (emulator.state.multiparts.size === multipartsBefore) {
-			await new Promise((resolve) => setTimeout(resolve, 5));
-		}
+		await firstPart;
 		emulator.faults.expirePresignedUrls();
 		const { error } = await running;
 
@@ -242,12 +242,12 @@ describe('File > Upload in parts (multipart)', () => {
 
 	it('sends no part once the part URLs are older than 900 seconds, and says so', async () => {
 		const data = randomBytes(12 * MIB);
-		// n8n's clock jumps 901 s ahead as soon as the multipart upload has been started.
-		const realNow = Date.now.bind(Date);
-		const multipartsBefore = emulator.state.multiparts.size;
-		const clock = jest.spyOn(Date, 'now').mockImplementation(() =>
-			emulator.state.multiparts.size > multipartsBefore ? realNow() + 901_000 : realNow(),
-		);
+		// The node's clock jumps 901 s ahead while the multipart upload is being started.
+		const clock = installFakeWaitClock();
+		const onRequest = (entry: RequestLogEntry) => {
+			if (entry.method === 'POST' && entry.path.endsWith('/files/upload/multipart')) clock.advance(901_000);
+		};
+		emulator.events.on('request', onRequest);
 		try {
 			const { error } = await upload([await binaryItem(data)], { partConcurrency: 2 });
 
@@ -257,7 +257,8 @@ describe('File > Upload in parts (multipart)', () => {
 			);
 			expect(requestsTo(emulator, 'storage', 'PUT')).toHaveLength(0);
 		} finally {
-			clock.mockRestore();
+			emulator.events.off('request', onRequest);
+			clock.restore();
 		}
 	});
 

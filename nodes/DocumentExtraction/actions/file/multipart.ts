@@ -3,7 +3,16 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { BinarySource, RangeReader } from '../../helpers/binary';
 import { forEachConcurrently } from '../../helpers/concurrency';
-import { apiRequest, approveStorageUrl, idempotencyKey, putToStorage, unexpectedResponse, waitClock } from '../../transport';
+import {
+	apiRequest,
+	apiRequestWithResponse,
+	approveStorageUrl,
+	idempotencyKey,
+	putToStorage,
+	unexpectedResponse,
+	waitClock,
+} from '../../transport';
+import { bytesAlreadyArrived, isReplayed } from './shared';
 
 /**
  * Multipart upload: POST /files/upload/multipart, a PUT per part to its presigned URL, then
@@ -205,13 +214,14 @@ export async function multipartUpload(
 		partSizeLimit: settings.partSizeMB,
 	};
 	const startedAt = waitClock.now();
-	const initiation = await apiRequest.call(this, {
+	const answer = await apiRequestWithResponse.call(this, {
 		method: 'POST',
 		path: '/files/upload/multipart',
 		body,
 		idempotencyKey: idempotencyKey(this, itemIndex, 'file.upload.multipart', body),
 		itemIndex,
 	});
+	const initiation = answer.body;
 	const { presignedUrls: _secret, ...info } = initiation;
 	const multipartId = initiation.id;
 	const storageKey = initiation.key;
@@ -219,6 +229,10 @@ export async function multipartUpload(
 		throw unexpectedResponse(this, 'the multipart upload request', info, itemIndex);
 	}
 	const uploadId = typeof initiation.uploadId === 'string' ? initiation.uploadId : multipartId;
+	const totalParts = Array.isArray(initiation.presignedUrls) ? initiation.presignedUrls.length : undefined;
+	if (isReplayed(answer.headers) && (await bytesAlreadyArrived.call(this, uploadId, itemIndex))) {
+		return { ...info, uploadId, totalParts };
+	}
 	const parts = planParts(this, initiation, source.fileSize, itemIndex);
 	// Every part URL is judged before the first byte is sent, so a bad one never leaves a half-sent upload.
 	for (const part of parts) {

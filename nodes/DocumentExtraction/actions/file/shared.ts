@@ -22,6 +22,25 @@ export async function getUploadStatus(
 	});
 }
 
+/**
+ * Whether the bytes of an upload already reached the service. Asked before sending them when the
+ * upload (or multipart initiation) request was answered as a replay of an earlier attempt, which
+ * happens when the same stored execution runs again (n8n's Retry On Fail, a queue-mode worker
+ * taking over a stalled job): the presigned URL can be used more than once, and a second PUT
+ * would make a second document. The service records a step once the bytes arrive.
+ */
+export async function bytesAlreadyArrived(this: IExecuteFunctions, uploadId: string, itemIndex: number): Promise<boolean> {
+	const status = await getUploadStatus.call(this, uploadId, itemIndex);
+	const steps = Array.isArray(status.statuses) ? status.statuses : [];
+	const files = Array.isArray(status.files) ? status.files : [];
+	return steps.length > 0 || files.length > 0;
+}
+
+/** The API answered with the stored answer of an earlier request with the same Idempotency-Key. */
+export function isReplayed(headers: IDataObject): boolean {
+	return String(headers['idempotent-replayed'] ?? '').toLowerCase() === 'true';
+}
+
 const FIRST_STATUS_CHECK_MS = 1000;
 /** The last status check of a wait gets at least this much of the Wait Timeout. */
 const LAST_STATUS_CHECK_MS = 1000;

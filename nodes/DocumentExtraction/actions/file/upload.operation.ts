@@ -22,11 +22,11 @@ import {
 	requireText,
 } from '../../helpers/validation';
 import type { BinarySource } from '../../helpers/binary';
-import { apiRequest, idempotencyKey, putToStorage, unexpectedResponse } from '../../transport';
+import { apiRequestWithResponse, idempotencyKey, putToStorage, unexpectedResponse } from '../../transport';
 import type { MultipartSettings } from './multipart';
 import { BYTES_PER_MB, multipartUpload } from './multipart';
 import { valuesField } from '../../helpers/values';
-import { waitForUpload } from './shared';
+import { bytesAlreadyArrived, isReplayed, waitForUpload } from './shared';
 
 /** Part sizes the API accepts (as S3 multipart uploads: 5 MB to 5 GB, except a smaller last part). */
 const MIN_PART_SIZE_MB = 5;
@@ -336,28 +336,31 @@ async function singleUpload(
 	fileName: string,
 	fileType: string,
 ): Promise<IDataObject> {
-	const upload = await apiRequest.call(context, {
+	const answer = await apiRequestWithResponse.call(context, {
 		method: 'POST',
 		path: '/files/upload',
 		body,
 		idempotencyKey: idempotencyKey(context, itemIndex, 'file.upload', body),
 		itemIndex,
 	});
+	const upload = answer.body;
 	const uploadId = upload.uploadId;
 	const presignedUploadURL = upload.presignedUploadURL;
 	if (typeof uploadId !== 'string' || typeof presignedUploadURL !== 'string') {
 		throw unexpectedResponse(context, 'the upload request', { ...upload, presignedUploadURL: undefined }, itemIndex);
 	}
 
+	// The presigned URL is a short-lived bearer secret: it is not part of the output.
+	const { presignedUploadURL: _omitted, ...uploadInfo } = upload;
+	if (isReplayed(answer.headers) && (await bytesAlreadyArrived.call(context, uploadId, itemIndex))) {
+		return uploadInfo;
+	}
 	await putToStorage.call(context, presignedUploadURL, source.open, {
 		contentType: fileType,
 		label: `file "${fileName}" (upload ID ${uploadId})`,
 		role: 'presigned upload URL',
 		itemIndex,
 	});
-
-	// The presigned URL is a short-lived bearer secret: it is not part of the output.
-	const { presignedUploadURL: _omitted, ...uploadInfo } = upload;
 	return uploadInfo;
 }
 
