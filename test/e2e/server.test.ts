@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { SEEDED_KEYS } from '../emulator';
+import { SEEDED_KEYS, keyLeaks, waitForRequest } from '../emulator';
 import { INVOICE_EXPECTED, INVOICE_LINES } from '../fixtures/documents';
 import {
 	CREDENTIAL_TYPE,
@@ -43,6 +43,29 @@ const TRIGGER_NODE = 'When a document is processed';
 // n8n polls at most once a minute per entry of Poll Times: six entries poll every 10 seconds.
 findNode(TRIGGER, TRIGGER_NODE).parameters.pollTimes = {
 	item: [0, 10, 20, 30, 40, 50].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })),
+};
+
+/**
+ * Manual Trigger -> Document Extraction Workspace > Get Subscription: the hardening cases run it
+ * with emulator faults on GET /subscription, which the published trigger never calls.
+ */
+const SUBSCRIPTION: WorkflowJson = {
+	id: 'dexE2eSubscrip01',
+	name: 'e2e: read the subscription (hardening cases)',
+	nodes: [
+		{ id: 'h1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: 'h2',
+			name: 'Read the subscription',
+			type: NODE_TYPE,
+			typeVersion: 1,
+			position: [220, 0],
+			parameters: { resource: 'workspace', operation: 'getSubscription', options: { requestTimeout: 600 } },
+			credentials: { documentExtractionApi: { id: 'dexEmulatorCred01', name: 'Document Extraction (local emulator)' } },
+		},
+	],
+	connections: { Start: { main: [[{ node: 'Read the subscription', type: 'main', index: 0 }]] } },
+	settings: { executionOrder: 'v1' },
 };
 
 function largeUploadWorkflow(filePath: string): WorkflowJson {
@@ -140,7 +163,7 @@ describe('the package under n8n start', () => {
 		stack = await startStack({
 			build: false,
 			extraReadableDirs: [largeDir],
-			workflows: [TRIGGER, largeUploadWorkflow(largeFile)],
+			workflows: [TRIGGER, largeUploadWorkflow(largeFile), SUBSCRIPTION],
 			publish: [TRIGGER.id!],
 			emulator: { processingDelayMs: 300 },
 			credentials: (apiUrl) => [
@@ -179,6 +202,56 @@ describe('the package under n8n start', () => {
 			const result = await testCredential(INACTIVE_KEY_CREDENTIAL.id, INACTIVE_KEY_CREDENTIAL.name, SEEDED_KEYS.inactive);
 			expect(result.status).toBe('Error');
 			expect(result.message).toMatch(/inactive \(HTTP 403\)/);
+		});
+	});
+
+	describe('hardening in the real n8n', () => {
+		const subscriptionRequests = () => stack.emulator.requests.filter((entry) => entry.host === 'api' && entry.path.endsWith('/subscription'));
+
+		test.each([
+			['http:evil.example', /not a loopback host/],
+			['https://user:secret@api.example.com', /user name or password/],
+			['https://api.example.com\n.evil.example', /control or invisible/],
+		])('the credential test refuses the Base URL %j before sending anything, and says why', async (baseUrl, reason) => {
+			const result = await stack.n8n.rest<{ status: string; message: string }>('/credentials/test', {
+				body: { credentials: { id: 'dexHostileBase01', name: 'hostile', type: CREDENTIAL_TYPE, data: { apiKey: SEEDED_KEYS.readWrite, instance: 'default', baseUrl } } },
+			});
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(reason);
+			expect(result.message).not.toContain(SEEDED_KEYS.readWrite);
+		});
+
+		test('an API redirect to another host is not followed: the execution fails naming it, the other host gets nothing', async () => {
+			const { emulator, n8n } = stack;
+			emulator.faults.redirectNext({ method: 'GET', path: '/subscription', status: 302 });
+			const execution = await waitForExecution(n8n, await runWorkflow(n8n, SUBSCRIPTION.id!, 'Start'));
+			expect(execution.status).toBe('error');
+			expect(execution.data?.resultData.error?.message).toMatch(/answered HTTP 302 with a redirect to the host http:\/\/127\.0\.0\.1:\d+\. The node does not follow redirects/);
+			expect(emulator.requests.filter((entry) => entry.host === 'trap')).toEqual([]);
+			expect(keyLeaks(emulator, SEEDED_KEYS.readWrite)).toEqual([]);
+			expect(JSON.stringify(execution)).not.toContain(SEEDED_KEYS.readWrite);
+		});
+
+		test('429 with retryAfter 0, three times: waited out (at least 1 s, 2 s, 4 s), then success', async () => {
+			const { emulator, n8n } = stack;
+			const before = subscriptionRequests().length;
+			emulator.faults.failNext({ method: 'GET', path: '/subscription', status: 429, retryAfter: 0, count: 3 });
+			const execution = await waitForExecution(n8n, await runWorkflow(n8n, SUBSCRIPTION.id!, 'Start'));
+			expect(execution.status).toBe('success');
+			const requests = subscriptionRequests().slice(before);
+			expect(requests.map((entry) => entry.status)).toEqual([429, 429, 429, 200]);
+		});
+
+		test('stopping the execution (POST /rest/executions/:id/stop) while a request hangs ends it, and nothing more is sent', async () => {
+			const { emulator, n8n } = stack;
+			emulator.faults.hangNext({ method: 'GET', path: '/subscription' });
+			const arrived = waitForRequest(emulator, (entry) => entry.path.endsWith('/subscription') && entry.fault === 'hang', { timeoutMs: 60_000 });
+			const executionId = await runWorkflow(n8n, SUBSCRIPTION.id!, 'Start');
+			const hanging = await arrived;
+			await n8n.rest(`/executions/${executionId}/stop`, { method: 'POST', body: {} });
+			const execution = await waitForExecution(n8n, executionId, 30_000);
+			expect(execution.status).toBe('canceled');
+			expect(subscriptionRequests().filter((entry) => entry.sequence > hanging.sequence)).toEqual([]);
 		});
 	});
 

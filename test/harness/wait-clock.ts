@@ -115,3 +115,27 @@ export function installFakeWaitClock(packageDir: string = REPO_ROOT): FakeWaitCl
 		},
 	};
 }
+
+export interface RecordingWaitClock {
+	/** Every sleep the package asked for, in order (ms); each was spent for real. */
+	readonly sleeps: number[];
+	restore(): void;
+}
+
+/** Real waits, recorded: for benchmarks and the reliability matrix, which report real times. */
+export function installRecordingWaitClock(packageDir: string = REPO_ROOT): RecordingWaitClock {
+	const target = packageWaitClock(packageDir);
+	const original = { now: target.now, sleep: target.sleep };
+	const sleeps: number[] = [];
+	target.sleep = async (ms, signal) => {
+		sleeps.push(ms);
+		await original.sleep(ms, signal);
+	};
+	return {
+		sleeps,
+		restore: () => {
+			target.now = original.now;
+			target.sleep = original.sleep;
+		},
+	};
+}

@@ -15,56 +15,7 @@ import { approveBaseUrl, approveReturnedUrl } from '../../nodes/DocumentExtracti
 import type { INodeTypes } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-/** Base URL Override values that must never receive the API key. */
-const HOSTILE_BASE_URLS: Array<[string, RegExp]> = [
-	['http:evil.example', /http:\/\/ with the host "evil\.example"/],
-	['http:/evil.example', /http:\/\/ with the host "evil\.example"/],
-	['http:\\\\evil.example', /backslash/],
-	['http:\\evil.example', /backslash/],
-	['http://evil.example', /not a loopback host/],
-	['HTTP://EVIL.EXAMPLE:80/prod/v1', /not a loopback host/],
-	['http://localhost.evil.example', /not a loopback host/],
-	['http://127.0.0.1.nip.io', /not a loopback host/],
-	['http://0.0.0.0:8787', /not a loopback host/],
-	['http://[::ffff:7f00:1]', /not a loopback host/],
-	['http://127.0.0.1@evil.example', /user name or password/],
-	['http://localhost:80@evil.example', /user name or password/],
-	['https://user:pass@api.example.com', /user name or password/],
-	['https://api.example.com@evil.example', /user name or password/],
-	['http://evil.example%2f@127.0.0.1:8787', /user name or password/],
-	['https://api.example.com?x=1', /query \(\?\) or fragment/],
-	['https://api.example.com/?', /query \(\?\) or fragment/],
-	['https://api.example.com/#frag', /query \(\?\) or fragment/],
-	['http://evil.example#@127.0.0.1', /query \(\?\) or fragment|not a loopback host/],
-	['ftp://api.example.com', /must use https:\/\//],
-	['file:///etc/passwd', /must use https:\/\//],
-	['javascript:alert(1)', /must use https:\/\//],
-	['data:text/plain,hello', /must use https:\/\//],
-	['ws://api.example.com', /must use https:\/\//],
-	['https://api.example.com\n.evil.example', /control or invisible/],
-	['https://api.exa\tmple.com', /control or invisible/],
-	['https://api.example.com evil', /control or invisible/],
-	['https://api\u200b.example.com', /control or invisible/],
-	['https://api.example.com\u0000', /control or invisible/],
-	['https://api.example.com/\u202e', /control or invisible/],
-	['http://evil.example:80\\@127.0.0.1', /backslash/],
-	['https://', /not a valid URL/],
-	['//evil.example', /not a valid URL/],
-	['not a url', /control or invisible|not a valid URL/],
-];
-
-const ACCEPTED_BASE_URLS: Array<[string, string]> = [
-	['https://api.example.com', 'https://api.example.com'],
-	['  https://api.example.com/  ', 'https://api.example.com'],
-	['https://api.example.com/prod/v1/', 'https://api.example.com'],
-	['HTTPS://API.EXAMPLE.COM:8443', 'https://api.example.com:8443'],
-	['https://proxy.example.com/dex/', 'https://proxy.example.com/dex'],
-	['https:api.example.com', 'https://api.example.com'],
-	['http://localhost:8787', 'http://localhost:8787'],
-	['http://127.0.0.1:8787/prod/v1', 'http://127.0.0.1:8787'],
-	['http://127.1:8787', 'http://127.0.0.1:8787'],
-	['http://[::1]:8787/', 'http://[::1]:8787'],
-];
+import { ACCEPTED_BASE_URLS, HOSTILE_BASE_URLS } from '../fixtures/hostile-urls';
 
 describe('Base URL Override: parsed, then judged', () => {
 	it(`refuses ${HOSTILE_BASE_URLS.length} hostile values, each with the reason`, () => {

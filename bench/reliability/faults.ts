@@ -1,0 +1,313 @@
+/** The fault cases of the reliability matrix: what the service (or the network) does wrong. */
+import { waitForRequest } from '../../test/emulator';
+import { brokenPdf, invoicePdf, mixedZip } from './documents';
+import type { MatrixCase } from './matrix';
+
+const UPLOAD = { options: { pollInterval: 0.5 } };
+const BUDGET = 'Max Retry Wait 60 s';
+
+const byId = (fileId: string) => ({ __rl: true, mode: 'id', value: fileId });
+
+function uploadCase(name: string, expect: MatrixCase['expect'], setup: MatrixCase['setup'], extra: Partial<MatrixCase> = {}): MatrixCase {
+	return {
+		group: 'fault',
+		name,
+		operation: 'file.upload',
+		expect,
+		parameters: UPLOAD,
+		input: async (context) => await context.documents(1),
+		setup,
+		bound: BUDGET,
+		...extra,
+	};
+}
+
+export const FAULT_CASES: MatrixCase[] = [
+	// 429 and its retryAfter, on the upload request
+	uploadCase('429 with retryAfter 0 (three times)', 'success', ({ emulator }) =>
+		emulator.faults.failNext({ method: 'POST', path: '/files/upload', status: 429, retryAfter: 0, count: 3 }),
+	),
+	uploadCase('429 with retryAfter 1', 'success', ({ emulator }) =>
+		emulator.faults.failNext({ method: 'POST', path: '/files/upload', status: 429, retryAfter: 1 }),
+	),
+	uploadCase('429 with retryAfter 30', 'success', ({ emulator }) =>
+		emulator.faults.failNext({ method: 'POST', path: '/files/upload', status: 429, retryAfter: 30 }),
+	),
+	uploadCase('429 with retryAfter 86400 (huge)', 'error', ({ emulator }) =>
+		emulator.faults.failNext({ method: 'POST', path: '/files/upload', status: 429, retryAfter: 86_400 }),
+	),
+	uploadCase('429 without retryAfter or Retry-After (three times)', 'success', ({ emulator }) =>
+		emulator.faults.failNext({ method: 'POST', path: '/files/upload', status: 429, retryAfterBody: '(omit)', retryAfterHeader: '(omit)', count: 3 }),
+	),
+	uploadCase('429 with retryAfter -5', 'success', ({ emulator }) =>
+		emulator.faults.failNext({ method: 'POST', path: '/files/upload', status: 429, retryAfterBody: -5, retryAfterHeader: '(omit)' }),
+	),
+	uploadCase('429 with an unparsable Retry-After ("soon")', 'success', ({ emulator }) =>
+		emulator.faults.failNext({ method: 'POST', path: '/files/upload', status: 429, retryAfterBody: '(omit)', retryAfterHeader: 'soon' }),
+	),
+	uploadCase('429 with Retry-After: 2 (seconds, header only)', 'success', ({ emulator }) =>
+		emulator.faults.failNext({ method: 'POST', path: '/files/upload', status: 429, retryAfterBody: '(omit)', retryAfterHeader: '2' }),
+	),
+	uploadCase('429 with Retry-After an HTTP date 3 s ahead', 'success', ({ emulator }) =>
+		emulator.faults.failNext({
+			method: 'POST',
+			path: '/files/upload',
+			status: 429,
+			retryAfterBody: '(omit)',
+			retryAfterHeader: new Date(Date.now() + 3000).toUTCString(),
+		}),
+	),
+	uploadCase('429 with Retry-After an HTTP date in the past', 'success', ({ emulator }) =>
+		emulator.faults.failNext({ method: 'POST', path: '/files/upload', status: 429, retryAfterBody: '(omit)', retryAfterHeader: 'Wed, 21 Oct 2015 07:28:00 GMT' }),
+	),
+	{
+		group: 'fault',
+		name: '429 to one of 8 items at once (batching): the others hold too',
+		operation: 'file.upload',
+		expect: 'success',
+		parameters: { options: { pollInterval: 0.5, batching: { batch: { batchSize: 8, batchInterval: 0 } } } },
+		input: async (context) => await context.documents(8),
+		setup: ({ emulator }) => emulator.faults.failNext({ method: 'POST', path: '/files/upload', status: 429, retryAfter: 2 }),
+		bound: BUDGET,
+	},
+	{
+		group: 'fault',
+		name: 'rate limit 5 requests/s for 20 items (batching 8)',
+		operation: 'file.upload',
+		expect: 'success',
+		parameters: { options: { pollInterval: 0.5, batching: { batch: { batchSize: 8, batchInterval: 0 } } } },
+		input: async (context) => await context.documents(20),
+		emulatorOptions: { rateLimit: { limit: 5, windowMs: 1000 } },
+		bound: BUDGET,
+	},
+	// 5xx on each endpoint family
+	uploadCase('500 on the upload request (twice)', 'success', ({ emulator }) =>
+		emulator.faults.failNext({ method: 'POST', path: '/files/upload', status: 500, count: 2 }),
+	),
+	uploadCase('502 on the status checks (twice)', 'success', ({ emulator }) =>
+		emulator.faults.failNext({ method: 'GET', path: /\/uploads\//, status: 502, count: 2 }),
+	),
+	uploadCase('503 on reading the values (twice)', 'success', ({ emulator }) =>
+		emulator.faults.failNext({ method: 'GET', path: /\/values$/, status: 503, count: 2 }),
+	),
+	uploadCase('503 on the status checks until the wait gives up', 'error', ({ emulator }) =>
+		emulator.faults.failNext({ method: 'GET', path: /\/uploads\//, status: 503, count: 100 }),
+	),
+	{
+		group: 'fault',
+		name: '503 on the file list (Get Many, twice)',
+		operation: 'file.getMany',
+		expect: 'success',
+		seed: 3,
+		setup: ({ emulator }) => emulator.faults.failNext({ method: 'GET', path: '/files', status: 503, count: 2 }),
+		bound: BUDGET,
+	},
+	{
+		group: 'fault',
+		name: '500 on delete (once; same Idempotency-Key on the retry)',
+		operation: 'file.delete',
+		expect: 'success',
+		seed: 3,
+		parameters: (ids) => ({ fileIds: ids.join(',') }),
+		setup: ({ emulator }) => emulator.faults.failNext({ method: 'DELETE', path: '/files', status: 500, phase: 'after' }),
+		bound: BUDGET,
+	},
+	{
+		group: 'fault',
+		name: '503 on query execution (twice)',
+		operation: 'query.execute',
+		expect: 'success',
+		seed: 2,
+		parameters: { queryConfig: '{"selectedFields":[{"field":"fileName","alias":"name"}]}' },
+		setup: ({ emulator }) => emulator.faults.failNext({ method: 'POST', path: '/query/execute', status: 503, count: 2 }),
+		bound: BUDGET,
+	},
+	{
+		group: 'fault',
+		name: '500 on report export status (answer lost after the change)',
+		operation: 'file.reportExportStatus',
+		expect: 'success',
+		seed: 1,
+		parameters: (ids) => ({ fileId: byId(ids[0]), integrationExportStatus: 'completed' }),
+		setup: ({ emulator }) => emulator.faults.failNext({ method: 'PATCH', path: /\/files\/[^/]+$/, status: 500, phase: 'after' }),
+		bound: BUDGET,
+	},
+	// the network
+	uploadCase('connection reset after the upload request was handled (answer lost)', 'success', ({ emulator }) =>
+		emulator.faults.resetConnectionNext({ method: 'POST', path: '/files/upload', phase: 'after' }),
+	),
+	uploadCase(
+		'connection reset in the middle of the storage PUT (64 KiB sent)',
+		'success',
+		({ emulator }) => emulator.faults.resetConnectionNext({ host: 'storage', method: 'PUT', afterBytes: 64 * 1024 }),
+		{ input: async (context) => await context.documents(1, { bytes: 512 * 1024 }) },
+	),
+	{
+		group: 'fault',
+		name: 'the API accepts the connection and never answers (Request Timeout 2 s)',
+		operation: 'file.getValues',
+		expect: 'error',
+		seed: 1,
+		parameters: (ids) => ({ fileId: byId(ids[0]), options: { requestTimeout: 2 } }),
+		setup: ({ emulator }) => emulator.faults.hangNext({ method: 'GET', path: /\/values$/, count: 10 }),
+		bound: '4 attempts x 2 s + backoff',
+	},
+	uploadCase(
+		'an answer that stops halfway (status check, Request Timeout 2 s)',
+		'success',
+		({ emulator }) => emulator.faults.hangNext({ method: 'GET', path: /\/uploads\//, mode: 'stall-body' }),
+		{ parameters: { options: { pollInterval: 0.5, requestTimeout: 2 } }, bound: 'Request Timeout 2 s' },
+	),
+	uploadCase(
+		'an answer cut short (connection closed mid-body)',
+		'success',
+		({ emulator }) => emulator.faults.hangNext({ method: 'GET', path: /\/uploads\//, mode: 'close-body' }),
+	),
+	uploadCase(
+		'storage never answers the PUT (Request Timeout 2 s)',
+		'success',
+		({ emulator }) => emulator.faults.hangNext({ host: 'storage', method: 'PUT' }),
+		{ parameters: { options: { pollInterval: 0.5, requestTimeout: 2 } }, bound: 'idle 2-3 s per attempt' },
+	),
+	{
+		group: 'fault',
+		name: 'a download that stalls after 10 bytes (Request Timeout 2 s)',
+		operation: 'file.download',
+		expect: 'error',
+		seed: 1,
+		parameters: (ids) => ({ fileId: byId(ids[0]), options: { requestTimeout: 2 } }),
+		setup: ({ emulator }) => emulator.faults.hangNext({ host: 'storage', method: 'GET', mode: 'stall-body', afterBytes: 10 }),
+		bound: 'idle 2-3 s',
+	},
+	// redirects and URLs handed back
+	{
+		group: 'fault',
+		name: '302 from the API to another host',
+		operation: 'file.getValues',
+		expect: 'error',
+		seed: 1,
+		parameters: (ids) => ({ fileId: byId(ids[0]) }),
+		setup: ({ emulator }) => emulator.faults.redirectNext({ method: 'GET', path: /\/values$/, status: 302 }),
+	},
+	uploadCase('307 from the API on the upload request', 'error', ({ emulator }) =>
+		emulator.faults.redirectNext({ method: 'POST', path: '/files/upload', status: 307 }),
+	),
+	uploadCase('307 from storage on the PUT', 'error', ({ emulator }) =>
+		emulator.faults.redirectNext({ host: 'storage', method: 'PUT', status: 307 }),
+	),
+	uploadCase('presigned URL rewritten to ftp://', 'error', ({ emulator }) =>
+		emulator.faults.rewriteUrlsNext({ method: 'POST', path: '/files/upload', url: 'ftp://127.0.0.1{path}?{query}' }),
+	),
+	uploadCase('presigned URL rewritten to plain http on another host', 'error', ({ emulator }) =>
+		emulator.faults.rewriteUrlsNext({ method: 'POST', path: '/files/upload', url: 'http://storage.invalid{path}?{query}' }),
+	),
+	uploadCase('presigned URL rewritten to carry user:password@', 'error', ({ emulator }) =>
+		emulator.faults.rewriteUrlsNext({ method: 'POST', path: '/files/upload', url: 'http://user:pw@127.0.0.1:9{path}?{query}' }),
+	),
+	uploadCase('presigned URL rewritten to another loopback host (the trap)', 'error', ({ emulator }) =>
+		emulator.faults.rewriteUrlsNext({ method: 'POST', path: '/files/upload', url: '{trap}{path}?{query}' }),
+		{ parameters: { options: { pollInterval: 0.5, waitTimeout: 3 } }, bound: 'Wait Timeout 3 s' },
+	),
+	{
+		group: 'fault',
+		name: 'preview URL rewritten to javascript:',
+		operation: 'file.getPreviewUrl',
+		expect: 'error',
+		seed: 1,
+		parameters: (ids) => ({ fileId: byId(ids[0]) }),
+		setup: ({ emulator }) => emulator.faults.rewriteUrlsNext({ method: 'POST', path: '/files/preview', url: 'javascript:alert(1)' }),
+	},
+	// storage refusals and expiry
+	uploadCase('storage 403 AccessDenied on the PUT', 'error', ({ emulator }) =>
+		emulator.faults.failNext({ host: 'storage', method: 'PUT', status: 403 }),
+	),
+	uploadCase('storage 503 SlowDown with Retry-After 0 (twice)', 'success', ({ emulator }) =>
+		emulator.faults.failNext({ host: 'storage', method: 'PUT', status: 503, retryAfter: 0, count: 2 }),
+	),
+	uploadCase('presigned URL expired before the PUT arrives', 'error', ({ emulator }) => {
+		emulator.faults.delayNext({ host: 'storage', method: 'PUT', delayMs: 300 });
+		void waitForRequest(emulator, (entry) => entry.host === 'storage').then(() => emulator.faults.expirePresignedUrls());
+	}),
+	{
+		group: 'fault',
+		name: 'a multipart part fails twice (503), then succeeds',
+		operation: 'file.upload',
+		expect: 'success',
+		parameters: { options: { pollInterval: 0.5, multipart: 'always', partSize: 5 } },
+		input: async (context) => await context.documents(1, { bytes: 12 * 1024 * 1024 }),
+		setup: ({ emulator }) => emulator.faults.failNext({ host: 'storage', method: 'PUT', status: 503, count: 2 }),
+		bound: BUDGET,
+	},
+	{
+		group: 'fault',
+		name: 'a multipart part keeps failing (503)',
+		operation: 'file.upload',
+		expect: 'error',
+		parameters: { options: { pollInterval: 0.5, multipart: 'always', partSize: 5, partConcurrency: 1 } },
+		input: async (context) => await context.documents(1, { bytes: 12 * 1024 * 1024 }),
+		setup: ({ emulator }) => emulator.faults.failNext({ host: 'storage', method: 'PUT', status: 503, count: 100 }),
+		bound: BUDGET,
+	},
+	{
+		group: 'fault',
+		name: 'multipart "complete" answer lost (handled, then reset)',
+		operation: 'file.upload',
+		expect: 'success',
+		parameters: { options: { pollInterval: 0.5, multipart: 'always', partSize: 5 } },
+		input: async (context) => await context.documents(1, { bytes: 6 * 1024 * 1024 }),
+		setup: ({ emulator }) => emulator.faults.resetConnectionNext({ method: 'POST', path: '/files/upload/multipart/complete', phase: 'after' }),
+		bound: BUDGET,
+	},
+	// documents that fail
+	{
+		group: 'fault',
+		name: 'a document that fails processing (broken PDF)',
+		operation: 'file.upload',
+		expect: 'error',
+		parameters: UPLOAD,
+		input: brokenPdf,
+	},
+	{
+		group: 'fault',
+		name: 'a ZIP whose members partly fail',
+		operation: 'file.upload',
+		expect: 'success',
+		parameters: UPLOAD,
+		input: mixedZip,
+	},
+	{
+		group: 'fault',
+		name: 'a PDF beside a broken one, On Error: Continue',
+		operation: 'file.upload',
+		expect: 'success',
+		continueOnFail: true,
+		parameters: UPLOAD,
+		input: async (context) => [...(await invoicePdf(context)), ...(await brokenPdf(context))],
+	},
+	// delete
+	{
+		group: 'fault',
+		name: "partial delete in the specification's shape (1 of 4 protected)",
+		operation: 'file.delete',
+		expect: 'success',
+		seed: 4,
+		parameters: (ids) => ({ fileIds: ids.join(',') }),
+		setup: ({ emulator }) => {
+			emulator.setDeleteAnswer('spec');
+			emulator.protectFiles([[...emulator.state.files.keys()][1]]);
+		},
+	},
+	// stopping
+	uploadCase(
+		'the execution is stopped during a 30 s rate-limit wait',
+		'stopped',
+		({ emulator }) => emulator.faults.failNext({ method: 'POST', path: '/files/upload', status: 429, retryAfter: 30 }),
+		{ stopWhen: async ({ emulator }) => await waitForRequest(emulator, (entry) => entry.status === 429) },
+	),
+	uploadCase(
+		'the execution is stopped while a request hangs',
+		'stopped',
+		({ emulator }) => emulator.faults.hangNext({ method: 'GET', path: /\/uploads\// }),
+		{ stopWhen: async ({ emulator }) => await waitForRequest(emulator, (entry) => /\/uploads\//.test(entry.path)) },
+	),
+];

@@ -1,0 +1,1 @@
+export const INPUT_CASES: import('./matrix').MatrixCase[] = [];

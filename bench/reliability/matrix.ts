@@ -1,0 +1,242 @@
+/**
+ * The reliability matrix: one case is one run of the Document Extraction node through the n8n
+ * engine (the harness: n8n-core's WorkflowExecute) against a fresh emulator with a fault or a bad
+ * input, measured from the emulator's own records. See docs/reliability.md.
+ */
+import { createHash } from 'node:crypto';
+
+import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import type { Emulator, EmulatorOptions } from '../../test/emulator';
+import { SEEDED_KEYS, keyLeaks, startEmulator } from '../../test/emulator';
+import { uploadAndGetFile } from '../../test/emulator/test-helpers';
+import { createBinaryItem, installRecordingWaitClock, runNode } from '../../test/harness';
+import type { BinaryDataMode, RunNodeResult } from '../../test/harness';
+
+export type CaseGroup = 'fault' | 'input' | 'credential';
+
+/** What a person should see: the run succeeds, or fails with a clear error, or is refused before any request. */
+export type Expectation = 'success' | 'error' | 'refused before any request' | 'stopped';
+
+export interface CaseContext {
+	emulator: Emulator;
+	/** Documents to upload, each with distinct content (so that duplicates can be counted). */
+	documents(count: number, options?: { bytes?: number; name?: string }): Promise<INodeExecutionData[]>;
+	/** Seeds `count` processed files through the emulator's API; returns their ids. */
+	seedFiles(count: number): Promise<string[]>;
+}
+
+export interface MatrixCase {
+	group: CaseGroup;
+	/** What is broken: the fault, or the parameter and its bad value. */
+	name: string;
+	/** The operation, as `resource.operation`. */
+	operation: string;
+	expect: Expectation;
+	/** Node parameters besides resource and operation; may depend on seeded data. */
+	parameters?: INodeParameters | ((seeded: string[]) => INodeParameters);
+	/** Input items (default one empty item). */
+	input?: (context: CaseContext) => Promise<INodeExecutionData[]>;
+	/** Files to seed before the run (their ids go to `parameters`). */
+	seed?: number;
+	/** Faults and other emulator setup, after seeding. */
+	setup?: (context: CaseContext) => void | Promise<void>;
+	emulatorOptions?: EmulatorOptions;
+	/** Credential fields over the working ones (e.g. a hostile Base URL). */
+	credentials?: ICredentialDataDecryptedObject;
+	binaryDataMode?: BinaryDataMode;
+	/** The node's On Error: Continue setting. */
+	continueOnFail?: boolean;
+	/** Stops the execution when this settles (as the editor's Stop button). */
+	stopWhen?: (context: CaseContext) => Promise<unknown>;
+	/** The documented bound of this case's waits, for the table, e.g. "Max Retry Wait 60 s". */
+	bound?: string;
+}
+
+export interface CaseResult {
+	matrixCase: MatrixCase;
+	/** The error's message, or "success (N items)". */
+	outcome: string;
+	/** Whether the outcome is the one expected. */
+	asExpected: boolean;
+	apiRequests: number;
+	storageRequests: number;
+	seconds: number;
+	documentsCreated: number;
+	documentsLost: number;
+	documentsDuplicated: number;
+	/** Requests that reached the storage or trap host carrying the key. */
+	keyLeaks: number;
+	/** Whether the key appears in an output item, the error, the stored run data or a log line. */
+	keyShown: boolean;
+	waits: number[];
+}
+
+const KEY = SEEDED_KEYS.readWrite;
+
+function sha256(bytes: Buffer): string {
+	return createHash('sha256').update(bytes).digest('hex');
+}
+
+function short(text: string, max = 160): string {
+	const oneLine = text.replace(/\s+/g, ' ').trim();
+	return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
+}
+
+/** Runs one case against a fresh emulator and measures it. */
+export async function runCase(matrixCase: MatrixCase, caseIndex: number): Promise<CaseResult> {
+	const emulator = await startEmulator({ processingDelayMs: 0, ...(matrixCase.emulatorOptions ?? {}) });
+	const uploaded: Buffer[] = [];
+	const context: CaseContext = {
+		emulator,
+		async documents(count, options = {}) {
+			const items: INodeExecutionData[] = [];
+			for (let index = 0; index < count; index++) {
+				const head = Buffer.from(`Matrix case ${caseIndex} document ${index}\nTotal Amount: ${100 + index}\n`, 'utf8');
+				const bytes = options.bytes && options.bytes > head.length ? Buffer.concat([head, Buffer.alloc(options.bytes - head.length, 32)]) : head;
+				uploaded.push(bytes);
+				items.push(
+					await createBinaryItem({
+						buffer: bytes,
+						fileName: options.name ?? `matrix-${caseIndex}-${index}.txt`,
+						mimeType: 'text/plain',
+						mode: matrixCase.binaryDataMode ?? 'default',
+					}),
+				);
+			}
+			return items;
+		},
+		async seedFiles(count) {
+			const ids: string[] = [];
+			for (let index = 0; index < count; index++) {
+				const file = (await uploadAndGetFile(emulator, `seeded-${index}.txt`, `Seeded ${index}\nTotal Amount: 1`, { fileType: 'text/plain' })) as IDataObject;
+				ids.push(String(file.fileId));
+			}
+			return ids;
+		},
+	};
+	try {
+		const seeded = matrixCase.seed ? await context.seedFiles(matrixCase.seed) : [];
+		const inputItems = matrixCase.input ? await matrixCase.input(context) : undefined;
+		await matrixCase.setup?.(context);
+		emulator.requests.length = 0;
+		const filesBefore = new Set(emulator.state.files.keys());
+		const [resource, operation] = matrixCase.operation.split('.');
+		const parameters =
+			typeof matrixCase.parameters === 'function' ? matrixCase.parameters(seeded) : (matrixCase.parameters ?? {});
+		const clock = installRecordingWaitClock();
+		const started = performance.now();
+		let result: RunNodeResult;
+		try {
+			result = await runNode({
+				type: 'documentExtraction',
+				parameters: { resource, operation, ...parameters },
+				credentials: { documentExtractionApi: { apiKey: KEY, instance: 'default', baseUrl: emulator.apiUrl, ...(matrixCase.credentials ?? {}) } },
+				inputItems,
+				binaryDataMode: matrixCase.binaryDataMode,
+				continueOnFail: matrixCase.continueOnFail,
+				cancelWhen: matrixCase.stopWhen?.(context),
+			});
+		} finally {
+			clock.restore();
+		}
+		const seconds = (performance.now() - started) / 1000;
+		await emulator.idle();
+
+		const created = [...emulator.state.files.values()].filter((file) => !filesBefore.has(file.fileId));
+		let lost = 0;
+		let duplicated = 0;
+		const reportedAnError = result.error !== undefined || result.items.some((item) => item.json.error !== undefined);
+		for (const bytes of uploaded) {
+			const copies = created.filter((file) => file.fileHash === sha256(bytes)).length;
+			if (copies > 1) duplicated += copies - 1;
+			// Lost: the run says all went well, yet the service has no document of this input.
+			if (copies === 0 && !reportedAnError && result.result.status !== 'canceled') lost += 1;
+		}
+		const shown = JSON.stringify([result.items, result.error, result.result.run.data, result.result.logs.map((line) => line.text)]);
+		const outcome =
+			result.result.status === 'canceled'
+				? `stopped (${result.items.length} items done)`
+				: result.error
+					? short(result.error.message)
+					: `success (${result.items.length} item${result.items.length === 1 ? '' : 's'}${result.items.some((item) => item.json.error !== undefined) ? ', with error items' : ''})`;
+		const apiRequests = emulator.requests.filter((entry) => entry.host === 'api').length;
+		const storageRequests = emulator.requests.filter((entry) => entry.host === 'storage').length;
+		const asExpected =
+			matrixCase.expect === 'success'
+				? result.error === undefined && result.result.status !== 'canceled'
+				: matrixCase.expect === 'stopped'
+					? result.result.status === 'canceled'
+					: matrixCase.expect === 'error'
+						? result.error !== undefined
+						: result.error !== undefined && emulator.requests.length === 0;
+		return {
+			matrixCase,
+			outcome,
+			asExpected,
+			apiRequests,
+			storageRequests,
+			seconds,
+			documentsCreated: created.length,
+			documentsLost: lost,
+			documentsDuplicated: duplicated,
+			keyLeaks: keyLeaks(emulator, KEY).length,
+			keyShown: shown.includes(KEY),
+			waits: [...clock.sleeps],
+		};
+	} finally {
+		await emulator.close();
+	}
+}
+
+function formatSeconds(seconds: number): string {
+	return seconds < 10 ? seconds.toFixed(2) : seconds.toFixed(1);
+}
+
+function formatWaits(waits: number[]): string {
+	if (waits.length === 0) return '–';
+	const max = Math.max(...waits);
+	return `${waits.length} (max ${formatSeconds(max / 1000)} s)`;
+}
+
+/** The Markdown table of a group of results. */
+export function markdownTable(results: CaseResult[]): string {
+	const rows = [
+		'| # | Case | Operation | Expected | Outcome | API req. | Storage req. | Time (s) | Waits | Docs created | Lost | Duplicated | Key outside API host | As expected |',
+		'|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+	];
+	results.forEach((result, index) => {
+		const c = result.matrixCase;
+		const cell = (text: string) => text.replace(/\|/g, '\\|');
+		rows.push(
+			`| ${index + 1} | ${cell(c.name)} | ${c.operation} | ${c.expect} | ${cell(result.outcome)} | ${result.apiRequests} | ${result.storageRequests} | ${formatSeconds(result.seconds)} | ${formatWaits(result.waits)}${c.bound ? `; bound: ${c.bound}` : ''} | ${result.documentsCreated} | ${result.documentsLost} | ${result.documentsDuplicated} | ${result.keyLeaks + (result.keyShown ? 1 : 0)} | ${result.asExpected ? 'yes' : '**no**'} |`,
+		);
+	});
+	return rows.join('\n');
+}
+
+export interface Totals {
+	cases: number;
+	asExpected: number;
+	lost: number;
+	duplicated: number;
+	keyLeaks: number;
+	keyShown: number;
+	refusedLocally: number;
+	refusedLocallyExpected: number;
+}
+
+export function totals(results: CaseResult[]): Totals {
+	return {
+		cases: results.length,
+		asExpected: results.filter((result) => result.asExpected).length,
+		lost: results.reduce((sum, result) => sum + result.documentsLost, 0),
+		duplicated: results.reduce((sum, result) => sum + result.documentsDuplicated, 0),
+		keyLeaks: results.reduce((sum, result) => sum + result.keyLeaks, 0),
+		keyShown: results.filter((result) => result.keyShown).length,
+		refusedLocally: results.filter(
+			(result) => result.matrixCase.expect === 'refused before any request' && result.asExpected,
+		).length,
+		refusedLocallyExpected: results.filter((result) => result.matrixCase.expect === 'refused before any request').length,
+	};
+}
