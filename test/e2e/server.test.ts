@@ -214,7 +214,7 @@ describe('the package under n8n start', () => {
 			['https://api.example.com\n.evil.example', /control or invisible/],
 		])('the credential test refuses the Base URL %j before sending anything, and says why', async (baseUrl, reason) => {
 			const result = await stack.n8n.rest<{ status: string; message: string }>('/credentials/test', {
-				body: { credentials: { id: 'dexHostileBase01', name: 'hostile', type: CREDENTIAL_TYPE, data: { apiKey: SEEDED_KEYS.readWrite, instance: 'default', baseUrl } } },
+				body: { credentials: { id: 'dexEmulatorCred01', name: 'Document Extraction (local emulator)', type: CREDENTIAL_TYPE, data: { apiKey: SEEDED_KEYS.readWrite, instance: 'default', baseUrl } } },
 			});
 			expect(result.status).toBe('Error');
 			expect(result.message).toMatch(reason);

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 
+import { waitForRequest } from '../emulator';
 import { INVOICE_PDF_FILE_NAME, invoicePdf } from '../fixtures/documents';
 import { binaryFilePath, readBinary } from '../harness';
 import type { SeededFile } from './file-operations-support';
-import { byId, runFileOperation, seedFile, waitUntil } from './file-operations-support';
+import { byId, runFileOperation, seedFile } from './file-operations-support';
 import { SEEDED_KEYS, requestsTo, useEmulator } from './support';
 
 const emulator = useEmulator();
@@ -92,7 +93,7 @@ describe('File > Download', () => {
 
 		// The emulator logs a status when its response has finished, which can come just after the
 		// client has read the last byte.
-		await waitUntil(() => requestsTo(emulator, 'storage').every((entry) => entry.status !== 0));
+		await waitForRequest(emulator, (entry) => entry.host === 'storage' && entry.durationMs !== undefined);
 		const storage = requestsTo(emulator, 'storage');
 		expect(storage.map((entry) => [entry.method, entry.status])).toEqual([['GET', 200]]);
 		expect(storage[0].headers['x-api-key']).toBeUndefined();
