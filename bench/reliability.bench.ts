@@ -5,7 +5,8 @@
  *
  *   npm run matrix                 prints the tables and the totals
  *   npm run matrix -- --write      also writes them into docs/reliability.md
- *   npm run matrix -- --only 429   only the cases whose name contains the text
+ *   npm run matrix -- --only 429   only the cases whose name or operation contains the text
+ *   npm run matrix -- --group fault   only one group (fault, input, credential)
  *
  * Exits 1 when a case did not end as expected, or a document was lost or duplicated, or the key
  * reached another host or was shown.
@@ -44,7 +45,11 @@ async function runAll(cases: MatrixCase[], label: string): Promise<CaseResult[]>
 async function main(): Promise<void> {
 	await ensureBuilt();
 	const only = option('only');
-	const pick = (cases: MatrixCase[]) => (only ? cases.filter((c) => c.name.includes(only) || c.operation.includes(only)) : cases);
+	const group = option('group');
+	const pick = (cases: MatrixCase[]) =>
+		cases.filter(
+			(c) => (!only || c.name.includes(only) || c.operation.includes(only)) && (!group || c.group === group),
+		);
 	const started = Date.now();
 	const faults = await runAll(pick(FAULT_CASES), 'fault');
 	const inputs = await runAll(pick(INPUT_CASES), 'input');
@@ -75,7 +80,7 @@ async function main(): Promise<void> {
 		summary,
 	].join('\n');
 	process.stdout.write(`${body}\n`);
-	if (option('write') !== undefined && !only) {
+	if (option('write') !== undefined && !only && !group) {
 		const doc = readFileSync(DOC, 'utf8');
 		const begin = doc.indexOf(BEGIN);
 		const end = doc.indexOf(END);

@@ -84,7 +84,13 @@ function toDefinition(field: SchemaField): SchemaFieldDefinition {
 	};
 }
 
-const LABEL = /^\s*([^:\n]{1,100}?)\s*:/;
+/** The label of a `Label: value` line (1 to 100 characters before the first colon), in linear time. */
+function labelOf(line: string): string | undefined {
+	const colon = line.indexOf(':');
+	if (colon < 0) return undefined;
+	const label = line.slice(0, colon).trim();
+	return label.length >= 1 && label.length <= 100 ? label : undefined;
+}
 
 function normaliseTitle(title: string): string {
 	return title.trim().replace(/\s+/g, ' ').toLowerCase();
@@ -358,9 +364,9 @@ export class Processor {
 		if (types.length === 0) return undefined;
 		const labels = new Set<string>();
 		for (const line of text.split(/\r?\n/)) {
-			const match = LABEL.exec(line);
-			if (!match) continue;
-			const label = normaliseTitle(match[1]);
+			const raw = labelOf(line);
+			if (raw === undefined) continue;
+			const label = normaliseTitle(raw);
 			if (label === 'document type') {
 				const wanted = normaliseTitle(line.slice(line.indexOf(':') + 1));
 				const named = types.find((type) => normaliseTitle(type.name) === wanted);
