@@ -54,6 +54,16 @@ describe('Request Timeout', () => {
 		expect(requestsTo(emulator, 'api', 'GET', /\/values$/)).toHaveLength(2);
 	});
 
+	it('an answer whose connection closes halfway through the body is retried like a lost connection', async () => {
+		emulator.faults.hangNext({ method: 'GET', path: /\/uploads\//, mode: 'close-body' });
+
+		const { items, error } = await run({ operation: 'upload', options: { pollInterval: 0.5 } }, [await textItem()]);
+
+		expect(error).toBeUndefined();
+		expect(items[0].json.status).toBe('processed');
+		expect(requestsTo(emulator, 'api', 'GET', /\/uploads\//)[0].fault).toBe('hang');
+	});
+
 	it('a storage PUT that gets no answer is abandoned after the idle time and sent again', async () => {
 		emulator.faults.hangNext({ host: 'storage', method: 'PUT' });
 

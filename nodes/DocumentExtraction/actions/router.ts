@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { BATCHING_DEFAULTS, BATCHING_PARAMETER } from '../descriptions/batching';
 import { forEachConcurrently } from '../helpers/concurrency';
+import { checkRequestOptions, requireNumber } from '../helpers/validation';
 import { apiKeysOf, isCancelled, pause, scrubError, secretsOf, withoutSecrets } from '../transport';
 
 import * as directory from './directory';
@@ -73,6 +74,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	const runItem = async (itemIndex: number): Promise<INodeExecutionData[]> => {
 		try {
+			checkRequestOptions(this, itemIndex);
 			const output = await handler.execute.call(this, itemIndex);
 			// Items never show the API key, whatever the service echoed back. (Presigned URLs are
 			// kept out of items by the operations; Get Preview URL's link is its purpose.)
@@ -113,15 +115,31 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	return [outputs.flatMap((output) => output ?? [])];
 }
 
-/** The node's Batching option (see descriptions/batching.ts); one item at a time without it. */
+/**
+ * The node's Batching option (see descriptions/batching.ts), read from the first item for the
+ * whole run and checked (a bad value fails the run before any request); one item at a time
+ * without it.
+ */
 function batchingOf(context: IExecuteFunctions): { batchSize: number; batchInterval: number } {
 	const batching = context.getNodeParameter(BATCHING_PARAMETER, 0, null) as IDataObject | null;
 	if (!batching) return { batchSize: 1, batchInterval: 0 };
 	const batch = (batching.batch ?? {}) as IDataObject;
-	const batchSize = Math.floor(Number(batch.batchSize ?? BATCHING_DEFAULTS.batchSize));
-	const batchInterval = Number(batch.batchInterval ?? BATCHING_DEFAULTS.batchInterval);
 	return {
-		batchSize: Number.isFinite(batchSize) && batchSize >= 1 ? batchSize : 1,
-		batchInterval: Number.isFinite(batchInterval) && batchInterval > 0 ? batchInterval : 0,
+		batchSize: requireNumber(
+			context,
+			0,
+			'Items per Batch',
+			batch.batchSize ?? BATCHING_DEFAULTS.batchSize,
+			{ min: 1, integer: true },
+			'a whole number of 1 or more',
+		),
+		batchInterval: requireNumber(
+			context,
+			0,
+			'Batch Interval (Ms)',
+			batch.batchInterval ?? BATCHING_DEFAULTS.batchInterval,
+			{ min: 0 },
+			'a number of milliseconds, 0 or more',
+		),
 	};
 }

@@ -1,5 +1,6 @@
-import type { IExecuteFunctions, INodeProperties, INodePropertyMode } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyMode } from 'n8n-workflow';
 
+import { requireBoolean, requireOneOf, requirePositiveInteger } from '../helpers/validation';
 import { WAIT_LIMITS } from '../transport';
 
 /** Parameter descriptions used by more than one operation, defined once. */
@@ -131,8 +132,10 @@ export const returnAllParameters: INodeProperties[] = [
 
 /** How many results the user asked for: undefined with Return All, else the Limit. */
 export function resultLimit(context: IExecuteFunctions, itemIndex: number): number | undefined {
-	if (context.getNodeParameter('returnAll', itemIndex, false) as boolean) return undefined;
-	return Math.max(1, Math.floor(Number(context.getNodeParameter('limit', itemIndex, 50)) || 1));
+	if (requireBoolean(context, itemIndex, 'Return All', context.getNodeParameter('returnAll', itemIndex, false))) {
+		return undefined;
+	}
+	return requirePositiveInteger(context, itemIndex, 'Limit', context.getNodeParameter('limit', itemIndex, 50));
 }
 
 /**
@@ -190,6 +193,23 @@ export function sortOptions(
 	];
 }
 
+/**
+ * The Sort By and Sort Order options of an item (an Options collection with sortOptions()),
+ * checked against what they offer.
+ */
+export function sortChoice(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+	fields: Array<{ value: string }>,
+	defaultOrder: 'ASC' | 'DESC',
+): { sortBy: string; sortOrder: 'ASC' | 'DESC' } {
+	return {
+		sortBy: requireOneOf(context, itemIndex, 'Sort By', options.sortBy ?? fields[0].value, fields.map((field) => field.value)),
+		sortOrder: requireOneOf(context, itemIndex, 'Sort Order', options.sortOrder ?? defaultOrder, ['ASC', 'DESC'] as const),
+	};
+}
+
 /** "Field by Field" or "Using JSON": how an operation that writes fields takes them (`inputMode`). */
 export function inputModeParameter(
 	displayName: string,
@@ -206,4 +226,12 @@ export function inputModeParameter(
 		],
 		default: 'fields',
 	};
+}
+
+/** The inputModeParameter() of an item: 'fields' or 'json'. */
+export function inputModeOf(context: IExecuteFunctions, itemIndex: number, displayName: string): 'fields' | 'json' {
+	return requireOneOf(context, itemIndex, displayName, context.getNodeParameter('inputMode', itemIndex, 'fields'), [
+		'fields',
+		'json',
+	] as const);
 }

@@ -1,7 +1,8 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { BINARY_ENCODING, NodeOperationError } from 'n8n-workflow';
 
 import type { PayloadSource } from '../transport';
+import { invalidParameter } from './validation';
 
 /** An input binary, ready to be sent: its name, type and size, and a way to open its bytes. */
 export interface BinarySource {
@@ -101,6 +102,20 @@ function streamRangeReader(open: () => Promise<NodeJS.ReadableStream>, fail: Rea
 	};
 }
 
+/** The Input Binary Field names no binary of the item: say which the item has, if any. */
+function missingBinary(context: IExecuteFunctions, itemIndex: number, binaryPropertyName: string): NodeOperationError {
+	const fields = Object.keys(context.getInputData()[itemIndex]?.binary ?? {});
+	return invalidParameter(
+		context,
+		itemIndex,
+		'Input Binary Field',
+		binaryPropertyName,
+		fields.length > 0
+			? `the name of a binary field of the input item, which has: ${fields.join(', ')}`
+			: 'the name of a binary field of the input item, which has no binary data (the node before this one must output a file)',
+	);
+}
+
 /**
  * Locates the binary of an item without reading it into memory when n8n keeps it in binary
  * storage: the size comes from the stored metadata and every open() starts a fresh stream.
@@ -110,7 +125,12 @@ export async function binarySource(
 	itemIndex: number,
 	binaryPropertyName: string,
 ): Promise<BinarySource> {
-	const binary = context.helpers.assertBinaryData(itemIndex, binaryPropertyName);
+	let binary: IBinaryData;
+	try {
+		binary = context.helpers.assertBinaryData(itemIndex, binaryPropertyName);
+	} catch {
+		throw missingBinary(context, itemIndex, binaryPropertyName);
+	}
 	const fileName = binary.fileName ?? '';
 	const mimeType = binary.mimeType || 'application/octet-stream';
 

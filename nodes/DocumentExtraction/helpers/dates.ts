@@ -5,6 +5,23 @@ import { invalidParameter } from './validation';
 const ZONE_SUFFIX = /(Z|[+-]\d{2}:?\d{2})$/i;
 const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?)?$/;
 
+/** The date and time at the start of an ISO 8601 text, whatever follows. */
+const ISO_START = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/;
+
+/**
+ * Whether the ISO date and time a text starts with exist on the calendar (month 1-12, a day the
+ * month has, 00:00:00 to 23:59:59). JavaScript's parsers roll 2026-02-30 over to 2 March and
+ * 24:00 to the next day instead of refusing them. Text in another form passes (it is judged by
+ * the parser).
+ */
+function isRealCalendarTime(text: string): boolean {
+	const match = ISO_START.exec(text);
+	if (!match) return true;
+	const [, year, month, day, hour = '0', minute = '0', second = '0'] = match;
+	const daysInMonth = new Date(Date.UTC(+year, +month, 0)).getUTCDate();
+	return +month >= 1 && +month <= 12 && +day >= 1 && +day <= daysInMonth && +hour <= 23 && +minute <= 59 && +second <= 59;
+}
+
 /** Offset (ms) of `timeZone` from UTC at the instant `utcMs`. */
 function zoneOffsetMs(utcMs: number, timeZone: string): number {
 	const parts = new Intl.DateTimeFormat('en-US', {
@@ -46,6 +63,7 @@ export function parseDateTime(value: unknown, timeZone: string): number | undefi
 	}
 	if (typeof value !== 'string' || value.trim() === '') return undefined;
 	const text = value.trim();
+	if (!isRealCalendarTime(text)) return undefined;
 	if (ZONE_SUFFIX.test(text)) {
 		const ms = Date.parse(text);
 		return Number.isNaN(ms) ? undefined : ms;

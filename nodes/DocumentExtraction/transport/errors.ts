@@ -258,7 +258,7 @@ export function buildApiError(node: INode, input: ApiErrorInput): NodeApiError {
 function explainNetworkCode(code: string | undefined, timeoutMs?: number): string {
 	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the host name was not found (DNS); check its spelling';
 	if (code === 'ECONNREFUSED') return 'the connection was refused: nothing listens at that host and port';
-	if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE') {
+	if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ERR_BAD_RESPONSE') {
 		return 'the connection was closed before the answer was complete';
 	}
 	if (code === 'IDLE' && timeoutMs) {

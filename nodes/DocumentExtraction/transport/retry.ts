@@ -129,6 +129,8 @@ const TRANSIENT_NETWORK_CODES = new Set([
 	'ENETDOWN',
 	'ERR_SOCKET_CONNECTION_TIMEOUT',
 	'ERR_STREAM_PREMATURE_CLOSE',
+	// n8n's HTTP client (axios) when the connection closed before the answer's body was complete
+	'ERR_BAD_RESPONSE',
 	'UND_ERR_SOCKET',
 	'UND_ERR_CONNECT_TIMEOUT',
 ]);
@@ -146,9 +148,15 @@ export function networkErrorCode(error: unknown): string | undefined {
 	return undefined;
 }
 
+/** Whether any error in the cause chain has a network code worth a retry. */
 export function isTransientNetworkError(error: unknown): boolean {
-	const code = networkErrorCode(error);
-	return code !== undefined && TRANSIENT_NETWORK_CODES.has(code);
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+		const code = (current as { code?: unknown }).code;
+		if (typeof code === 'string' && TRANSIENT_NETWORK_CODES.has(code)) return true;
+		current = (current as { cause?: unknown }).cause;
+	}
+	return false;
 }
 
 /**

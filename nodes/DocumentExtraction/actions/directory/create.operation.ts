@@ -8,7 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { objectIdMode, optionsCollection } from '../../descriptions/common';
 import { objectAt } from '../../helpers/response';
-import { requireObjectId, requireText } from '../../helpers/validation';
+import { optionalText, requireObjectId, requireText } from '../../helpers/validation';
 import { apiRequest, idempotencyKey } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -54,11 +54,12 @@ export async function execute(
 	const body: IDataObject = {
 		name: requireText(this, itemIndex, 'Name', this.getNodeParameter('name', itemIndex)),
 	};
+	// Empty means the root; anything else (also a number or an array from an expression) is checked.
 	const parent = this.getNodeParameter('parentDirectory', itemIndex, '', { extractValue: true });
-	if (typeof parent === 'string' && parent.trim() !== '') {
+	if (parent !== undefined && parent !== null && !(typeof parent === 'string' && parent.trim() === '')) {
 		body.parentId = requireObjectId(this, itemIndex, 'Parent Directory', parent);
 	}
-	const text = (this.getNodeParameter('description', itemIndex, '') as string).trim();
+	const text = optionalText(this, itemIndex, 'Description', this.getNodeParameter('description', itemIndex, ''), true);
 	if (text) body.description = text;
 
 	const response = await apiRequest.call(this, {

@@ -10,12 +10,18 @@ import {
 	optionsCollection,
 	resultLimit,
 	returnAllParameters,
+	sortChoice,
 	sortOptions,
 } from '../../descriptions/common';
 import { optionalTimestamp } from '../../helpers/dates';
 import { requireIdList } from '../../helpers/validation';
 import { apiRequestAllItems, listAt } from '../../transport';
 import { fileIdsQueryValue } from './records';
+
+const SORT_FIELDS = [
+	{ name: 'Created At', value: 'createdAt' },
+	{ name: 'Updated At', value: 'updatedAt' },
+];
 
 const properties: INodeProperties[] = [
 	...returnAllParameters,
@@ -56,10 +62,7 @@ const properties: INodeProperties[] = [
 	optionsCollection(
 		sortOptions(
 			'files',
-			[
-				{ name: 'Created At', value: 'createdAt' },
-				{ name: 'Updated At', value: 'updatedAt' },
-			],
+			SORT_FIELDS,
 			{
 				default: 'DESC',
 				ascending: 'Oldest First',
@@ -83,10 +86,7 @@ export async function execute(
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
-	const qs: IDataObject = {
-		sortBy: options.sortBy ?? 'createdAt',
-		sortOrder: options.sortOrder ?? 'DESC',
-	};
+	const qs: IDataObject = { ...sortChoice(this, itemIndex, options, SORT_FIELDS, 'DESC') };
 	const fileIds = requireIdList(this, itemIndex, 'File IDs', filters.fileIds, 'uuid');
 	if (fileIds.length > 0) qs.fileIds = fileIdsQueryValue(fileIds);
 	const createdAfter = optionalTimestamp(this, itemIndex, 'Created After', filters.createdAfter);

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { fileIdParameter, optionsCollection, simplifyParameter } from '../../descriptions/common';
 import { simplifyFormValue } from '../../helpers/simplify';
+import { requireBoolean } from '../../helpers/validation';
 import { readFileId } from './records';
 import { getFormValues } from '../../helpers/values';
 
@@ -18,7 +19,7 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const fileId = readFileId(this, itemIndex);
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const simplify = requireBoolean(this, itemIndex, 'Simplify', this.getNodeParameter('simplify', itemIndex, true));
 	const forms = await getFormValues.call(this, fileId, itemIndex);
 	return forms.map((form) => ({ json: simplify ? simplifyFormValue(form) : form }));
 }

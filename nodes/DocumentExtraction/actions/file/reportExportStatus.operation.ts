@@ -7,12 +7,12 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { fileIdParameter, optionsCollection } from '../../descriptions/common';
-import { NEW_LINE, splitList } from '../../helpers/lists';
-import { invalidParameter } from '../../helpers/validation';
+import { NEW_LINE } from '../../helpers/lists';
+import { requireOneOf, requireTextList } from '../../helpers/validation';
 import { apiRequest, idempotencyKey } from '../../transport';
 import { readFileId } from './records';
 
-const EXPORT_STATUSES = ['completed', 'empty', 'error', 'exporting'];
+const EXPORT_STATUSES = ['completed', 'empty', 'error', 'exporting'] as const;
 
 const properties: INodeProperties[] = [
 	{ ...fileIdParameter, description: 'The file whose export to report' },
@@ -69,14 +69,25 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const fileId = readFileId(this, itemIndex);
-	const status = String(this.getNodeParameter('status', itemIndex)).trim().toLowerCase();
-	if (!EXPORT_STATUSES.includes(status)) {
-		throw invalidParameter(this, itemIndex, 'Status', status, `one of ${EXPORT_STATUSES.join(', ')}`);
-	}
+	const rawStatus = this.getNodeParameter('status', itemIndex);
+	const status = requireOneOf(
+		this,
+		itemIndex,
+		'Status',
+		typeof rawStatus === 'string' ? rawStatus.toLowerCase() : rawStatus,
+		EXPORT_STATUSES,
+	);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
 	const body: IDataObject = { integrationExportStatus: status };
-	const messages = splitList(options.messages, NEW_LINE);
+	const messages = requireTextList(
+		this,
+		itemIndex,
+		'Messages',
+		options.messages,
+		NEW_LINE,
+		'messages, one per line, or an array of texts',
+	);
 	if (messages.length > 0) body.integrationExportMessages = messages;
 	const answer = await apiRequest.call(this, {
 		method: 'PATCH',

@@ -7,7 +7,8 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { fileIdParameter, optionsCollection } from '../../descriptions/common';
-import { COMMA_OR_NEW_LINE, splitList } from '../../helpers/lists';
+import { COMMA_OR_NEW_LINE } from '../../helpers/lists';
+import { requireBoolean, requireObjectId, requireOneOf, requireTextList, requireUuid } from '../../helpers/validation';
 import { apiRequest, idempotencyKey } from '../../transport';
 import { readFileId } from './records';
 
@@ -89,24 +90,62 @@ function fieldPointer(field: string): string {
 	return field.startsWith('/') ? field : `/${field.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 }
 
-const NOTIFICATION_KEYS = [
-	'shouldSendOnCompletion',
-	'referenceEntityName',
-	'referenceEntityId',
-	'referenceEntityAction',
-] as const;
+const REFERENCE_ENTITY_NAMES = ['FILE', 'SCHEMA'] as const;
+const REFERENCE_ENTITY_ACTIONS = ['CREATE', 'DELETE', 'UPDATE'] as const;
 
-function rerunOptions(options: IDataObject): IDataObject | undefined {
-	const result: IDataObject = {};
-	const paths = splitList(options.fields, COMMA_OR_NEW_LINE).map(fieldPointer);
-	if (paths.length > 0) result.paths = paths;
-	if (options.partialRerun !== undefined) result.partialRerun = options.partialRerun === true;
+/** The completion notification's settings, checked; undefined when none was given. */
+function notificationOf(context: IExecuteFunctions, itemIndex: number, options: IDataObject): IDataObject | undefined {
+	const given = (value: unknown) => value !== undefined && value !== null && value !== '';
 	const notification: IDataObject = {};
-	for (const key of NOTIFICATION_KEYS) {
-		const value = options[key];
-		if (value !== undefined && value !== '') notification[key] = value;
+	if (given(options.shouldSendOnCompletion)) {
+		notification.shouldSendOnCompletion = requireBoolean(context, itemIndex, 'Notify on Completion', options.shouldSendOnCompletion);
 	}
-	if (Object.keys(notification).length > 0) result.notification = notification;
+	if (given(options.referenceEntityName)) {
+		notification.referenceEntityName = requireOneOf(
+			context,
+			itemIndex,
+			'Notification Reference Type',
+			options.referenceEntityName,
+			REFERENCE_ENTITY_NAMES,
+		);
+	}
+	if (given(options.referenceEntityId)) {
+		// The id of the file (a UUID) or of the schema (24 hex) the notification refers to.
+		const parameter = 'Notification Reference ID';
+		notification.referenceEntityId =
+			notification.referenceEntityName === 'SCHEMA'
+				? requireObjectId(context, itemIndex, parameter, options.referenceEntityId)
+				: requireUuid(context, itemIndex, parameter, options.referenceEntityId);
+	}
+	if (given(options.referenceEntityAction)) {
+		notification.referenceEntityAction = requireOneOf(
+			context,
+			itemIndex,
+			'Notification Reference Action',
+			options.referenceEntityAction,
+			REFERENCE_ENTITY_ACTIONS,
+		);
+	}
+	return Object.keys(notification).length > 0 ? notification : undefined;
+}
+
+function rerunOptions(context: IExecuteFunctions, itemIndex: number, options: IDataObject): IDataObject | undefined {
+	const result: IDataObject = {};
+	const fields = requireTextList(
+		context,
+		itemIndex,
+		'Fields to Rerun',
+		options.fields,
+		COMMA_OR_NEW_LINE,
+		'field titles separated by commas or new lines, or an array of titles',
+	);
+	const paths = fields.map(fieldPointer);
+	if (paths.length > 0) result.paths = paths;
+	if (options.partialRerun !== undefined) {
+		result.partialRerun = requireBoolean(context, itemIndex, 'Only Modified Fields', options.partialRerun);
+	}
+	const notification = notificationOf(context, itemIndex, options);
+	if (notification) result.notification = notification;
 	return Object.keys(result).length > 0 ? result : undefined;
 }
 
@@ -116,11 +155,16 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const fileId = readFileId(this, itemIndex);
-	const backgroundRerun = this.getNodeParameter('backgroundRerun', itemIndex, false) as boolean;
+	const backgroundRerun = requireBoolean(
+		this,
+		itemIndex,
+		'Run in Background',
+		this.getNodeParameter('backgroundRerun', itemIndex, false),
+	);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
 	const body: IDataObject = { fileId, backgroundRerun };
-	const extra = rerunOptions(options);
+	const extra = rerunOptions(this, itemIndex, options);
 	if (extra) body.rerunOptions = extra;
 	const answer = await apiRequest.call(this, {
 		method: 'PATCH',

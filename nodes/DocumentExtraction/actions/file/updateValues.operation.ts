@@ -8,11 +8,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	fileIdParameter,
+	inputModeOf,
 	inputModeParameter,
 	optionsCollection,
 	simplifyParameter,
 } from '../../descriptions/common';
-import { invalidParameter, requireJson } from '../../helpers/validation';
+import { invalidParameter, requireBoolean, requireJson, requireOneOf } from '../../helpers/validation';
 import { apiRequest, idempotencyKey } from '../../transport';
 import { readFileId } from './records';
 import { valuesField } from '../../helpers/values';
@@ -112,6 +113,8 @@ const displayOptions = { show: { resource: ['file'], operation: ['updateValues']
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+const VALUE_TYPES = ['boolean', 'json', 'null', 'number', 'string'] as const;
+
 const BOOLEAN_WORDS: Record<string, boolean> = { true: true, false: false, yes: true, no: false, '1': true, '0': false };
 
 function typedValue(
@@ -155,9 +158,9 @@ function fieldsFromCollection(context: IExecuteFunctions, itemIndex: number): Fi
 	const collection = context.getNodeParameter('fields', itemIndex, {}) as IDataObject;
 	const entries = Array.isArray(collection.field) ? (collection.field as IDataObject[]) : [];
 	return entries.map((entry, position) => {
-		const title = String(entry.title ?? '').trim();
+		const title = typeof entry.title === 'string' || typeof entry.title === 'number' ? String(entry.title).trim() : '';
 		if (!title) throw invalidParameter(context, itemIndex, `Fields (field ${position + 1}) Title`, entry.title, 'the title of a field');
-		const valueType = String(entry.valueType ?? 'string');
+		const valueType = requireOneOf(context, itemIndex, `Fields (${title}) Value Type`, entry.valueType ?? 'string', VALUE_TYPES);
 		return { title, value: typedValue(context, itemIndex, `Fields (${title}) Value`, entry.value, valueType) };
 	});
 }
@@ -185,13 +188,13 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const fileId = readFileId(this, itemIndex);
-	const inputMode = this.getNodeParameter('inputMode', itemIndex, 'fields') as string;
+	const inputMode = inputModeOf(this, itemIndex, 'Define Values');
 	const fields =
 		inputMode === 'json' ? fieldsFromJson(this, itemIndex) : fieldsFromCollection(this, itemIndex);
 	if (fields.length === 0) {
 		throw invalidParameter(this, itemIndex, inputMode === 'json' ? 'Values (JSON)' : 'Fields', [], 'at least one field and its value');
 	}
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const simplify = requireBoolean(this, itemIndex, 'Simplify', this.getNodeParameter('simplify', itemIndex, true));
 
 	const body = valuesUpdateBody(fields);
 	await apiRequest.call(this, {

@@ -16,8 +16,12 @@ import { ocrModelParameter } from '../../descriptions/ocrModels';
 import { binarySource } from '../../helpers/binary';
 import {
 	invalidParameter,
+	optionalText,
+	requireBoolean,
 	requireHttpsUrl,
+	requireNumber,
 	requireObjectId,
+	requireOneOf,
 	requirePositiveInteger,
 	requireText,
 } from '../../helpers/validation';
@@ -31,6 +35,8 @@ import { bytesAlreadyArrived, isReplayed, waitForUpload } from './shared';
 /** Part sizes the API accepts (as S3 multipart uploads: 5 MB to 5 GB, except a smaller last part). */
 const MIN_PART_SIZE_MB = 5;
 const MAX_PART_SIZE_MB = 5120;
+const MAX_PART_CONCURRENCY = 32;
+const MULTIPART_MODES = ['auto', 'always', 'never'] as const;
 
 const properties: INodeProperties[] = [
 	binaryPropertyParameter,
@@ -166,7 +172,7 @@ const properties: INodeProperties[] = [
 			displayName: 'Part Concurrency',
 			name: 'partConcurrency',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 32, numberPrecision: 0 },
+			typeOptions: { minValue: 1, maxValue: MAX_PART_CONCURRENCY, numberPrecision: 0 },
 			default: 4,
 			description: 'How many parts of a multipart upload are sent at the same time',
 		},
@@ -218,32 +224,62 @@ const displayOptions = { show: { resource: ['file'], operation: ['upload'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-interface UploadOptions {
-	apiRequestId?: string;
-	callbackURL?: string;
-	destinationPath?: string;
-	directoryId?: string;
-	fileName?: string;
-	isEphemeral?: boolean;
-	isSplit?: boolean;
-	isSplitExcel?: boolean;
-	mimeType?: string;
-	multipart?: 'auto' | 'always' | 'never';
-	multipartThreshold?: number;
-	partConcurrency?: number;
-	partSize?: number;
-	ocrModel?: { value?: string } | string;
-	pageCount?: number;
-	pollInterval?: number;
-	retainOriginalZipFileName?: boolean;
-	schemaLocking?: boolean;
-	waitTimeout?: number;
-}
+/** The Options collection as n8n hands it over: an expression may have put any value in any field. */
+type UploadOptions = Record<string, unknown>;
 
 const MIME_TYPE_PATTERN = /^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/;
 
 function isZipUpload(fileName: string, fileType: string): boolean {
 	return /^application\/(x-)?zip(-compressed)?$/i.test(fileType) || /\.zip$/i.test(fileName);
+}
+
+/** Whether an optional parameter was given (an expression may give '' for "not set"). */
+function given(value: unknown): boolean {
+	return value !== undefined && value !== null && value !== '';
+}
+
+/** Boolean fields of the upload request, as the API names them, with their parameter names. */
+const UPLOAD_FLAGS: Array<[field: string, parameter: string]> = [
+	['isSplit', 'Split Document'],
+	['isSplitExcel', 'Split Excel by Worksheet'],
+	['isEphemeral', 'Delete After 24 Hours'],
+	['retainOriginalZipFileName', 'Keep ZIP File Name'],
+	['schemaLocking', 'Lock Schema'],
+];
+
+/** Folder names the service creates are directory names: 1 to 255 characters. */
+const MAX_FOLDER_NAME_LENGTH = 255;
+
+/**
+ * The Destination Path: folder names separated by "/", none empty, none "." or ".." (also when
+ * percent-encoded), no backslash, no control characters.
+ */
+function destinationPath(context: IExecuteFunctions, itemIndex: number, value: unknown): string {
+	const path = optionalText(context, itemIndex, 'Destination Path', value);
+	const decoded = (segment: string) => {
+		try {
+			return decodeURIComponent(segment);
+		} catch {
+			return segment;
+		}
+	};
+	const segments = path.replace(/^\/+|\/+$/g, '').split('/');
+	const bad =
+		path.includes('\\') ||
+		segments.some((segment) => {
+			const name = decoded(segment).trim();
+			return name === '' || name === '.' || name === '..' || segment.length > MAX_FOLDER_NAME_LENGTH;
+		});
+	if (bad) {
+		throw invalidParameter(
+			context,
+			itemIndex,
+			'Destination Path',
+			value,
+			`folder names of 1 to ${MAX_FOLDER_NAME_LENGTH} characters separated by "/" (no "\\", no empty, "." or ".." names)`,
+		);
+	}
+	return path;
 }
 
 /** The upload request body, checked before anything is sent. */
@@ -256,74 +292,80 @@ function uploadBody(
 ): IDataObject {
 	const body: IDataObject = {
 		fileName: requireText(context, itemIndex, 'File Name', fileName),
-		fileType,
+		fileType: requireText(context, itemIndex, 'MIME Type', fileType),
 		// Listed as required in one place of the specification and optional in another: always sent.
-		isSplit: options.isSplit ?? false,
-		schemaLocking: options.schemaLocking ?? false,
+		isSplit: false,
+		schemaLocking: false,
 	};
 	if (!MIME_TYPE_PATTERN.test(fileType)) {
 		throw invalidParameter(context, itemIndex, 'MIME Type', fileType, 'a MIME type such as application/pdf');
 	}
-	if (options.isSplitExcel !== undefined) body.isSplitExcel = options.isSplitExcel;
-	if (options.isEphemeral !== undefined) body.isEphemeral = options.isEphemeral;
-	if (options.retainOriginalZipFileName !== undefined) {
-		body.retainOriginalZipFileName = options.retainOriginalZipFileName;
+	for (const [field, parameter] of UPLOAD_FLAGS) {
+		if (options[field] !== undefined) body[field] = requireBoolean(context, itemIndex, parameter, options[field]);
 	}
-	if (options.callbackURL) {
+	if (given(options.callbackURL)) {
 		body.callbackURL = requireHttpsUrl(context, itemIndex, 'Callback URL', options.callbackURL);
 	}
-	if (options.directoryId) {
+	if (given(options.directoryId)) {
 		body.directoryId = requireObjectId(context, itemIndex, 'Directory ID', options.directoryId);
 	}
-	if (options.destinationPath) {
-		const path = options.destinationPath.trim();
-		if (path.includes('\\') || path.split('/').some((segment) => segment === '..')) {
-			throw invalidParameter(
-				context,
-				itemIndex,
-				'Destination Path',
-				options.destinationPath,
-				'folder names separated by "/" (no "\\" and no "..")',
-			);
-		}
-		body.destinationPath = path;
+	if (given(options.destinationPath)) {
+		body.destinationPath = destinationPath(context, itemIndex, options.destinationPath);
 	}
 	if (options.pageCount !== undefined) {
 		body.pageCount = requirePositiveInteger(context, itemIndex, 'Page Count', options.pageCount);
 	}
-	if (options.apiRequestId) {
+	if (given(options.apiRequestId)) {
 		body.apiRequestId = requireText(context, itemIndex, 'API Request ID', options.apiRequestId);
 	}
-	const ocrModel = typeof options.ocrModel === 'object' ? options.ocrModel?.value : options.ocrModel;
-	if (ocrModel !== undefined && String(ocrModel).trim() !== '') {
+	const ocrModel =
+		options.ocrModel !== null && typeof options.ocrModel === 'object' && !Array.isArray(options.ocrModel)
+			? (options.ocrModel as IDataObject).value
+			: options.ocrModel;
+	if (given(ocrModel)) {
 		body.ocrModel = requireText(context, itemIndex, 'OCR Model', ocrModel);
 	}
 	return body;
 }
 
-/** The multipart settings when this file goes in parts, checked before anything is sent. */
+/**
+ * The multipart settings when this file goes in parts, else undefined. Every setting is checked,
+ * whether this file needs it or not: a bad value should not wait for the first large file.
+ */
 function multipartSettings(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	options: UploadOptions,
 	fileSize: number,
 ): MultipartSettings | undefined {
-	const mode = options.multipart ?? 'auto';
-	if (!['auto', 'always', 'never'].includes(mode)) {
-		throw invalidParameter(context, itemIndex, 'Multipart Upload', mode, 'Auto, Always or Never');
-	}
-	const thresholdMB = Number(options.multipartThreshold ?? 100);
-	if (mode === 'auto' && !(thresholdMB >= 0)) {
-		throw invalidParameter(context, itemIndex, 'Multipart Threshold (MB)', options.multipartThreshold, 'a number of MB, 0 or more');
-	}
+	const mode = requireOneOf(context, itemIndex, 'Multipart Upload', options.multipart ?? 'auto', MULTIPART_MODES);
+	const thresholdMB = requireNumber(
+		context,
+		itemIndex,
+		'Multipart Threshold (MB)',
+		options.multipartThreshold ?? 100,
+		{ min: 0 },
+		'a number of MB, 0 or more',
+	);
+	const partSizeMB = requireNumber(
+		context,
+		itemIndex,
+		'Part Size (MB)',
+		options.partSize ?? 10,
+		{ min: MIN_PART_SIZE_MB, max: MAX_PART_SIZE_MB },
+		`a number of MB from ${MIN_PART_SIZE_MB} to ${MAX_PART_SIZE_MB}`,
+	);
+	const concurrency = requireNumber(
+		context,
+		itemIndex,
+		'Part Concurrency',
+		options.partConcurrency ?? 4,
+		{ min: 1, max: MAX_PART_CONCURRENCY, integer: true },
+		`a whole number from 1 to ${MAX_PART_CONCURRENCY}`,
+	);
 	if (mode === 'never' || (mode === 'auto' && fileSize <= thresholdMB * BYTES_PER_MB)) {
 		return undefined;
 	}
-	const partSizeMB = Number(options.partSize ?? 10);
-	if (!(partSizeMB >= MIN_PART_SIZE_MB && partSizeMB <= MAX_PART_SIZE_MB)) {
-		throw invalidParameter(context, itemIndex, 'Part Size (MB)', options.partSize, `a number of MB from ${MIN_PART_SIZE_MB} to ${MAX_PART_SIZE_MB}`);
-	}
-	const concurrency = requirePositiveInteger(context, itemIndex, 'Part Concurrency', options.partConcurrency ?? 4);
 	return { partSizeMB, concurrency };
 }
 
@@ -368,8 +410,18 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
-	const waitForCompletion = this.getNodeParameter('waitForCompletion', itemIndex, true) as boolean;
+	const binaryPropertyName = requireText(
+		this,
+		itemIndex,
+		'Input Binary Field',
+		this.getNodeParameter('binaryPropertyName', itemIndex),
+	);
+	const waitForCompletion = requireBoolean(
+		this,
+		itemIndex,
+		'Wait for Completion',
+		this.getNodeParameter('waitForCompletion', itemIndex, true),
+	);
 	const options = this.getNodeParameter('options', itemIndex, {}) as UploadOptions;
 
 	const source = await binarySource(this, itemIndex, binaryPropertyName);
@@ -384,7 +436,8 @@ export async function execute(
 			},
 		);
 	}
-	const fileName = (options.fileName || source.fileName).trim();
+	// An override given as an option is checked as given; without one, the binary's name is used.
+	const fileName = given(options.fileName) ? requireText(this, itemIndex, 'File Name', options.fileName) : source.fileName.trim();
 	if (!fileName) {
 		throw invalidParameter(
 			this,
@@ -394,10 +447,14 @@ export async function execute(
 			'a file name: the binary has none, so set "File Name" in the options',
 		);
 	}
-	const fileType = (options.mimeType || source.mimeType).trim();
+	const fileType = given(options.mimeType) ? requireText(this, itemIndex, 'MIME Type', options.mimeType) : source.mimeType.trim();
 	const body = uploadBody(this, itemIndex, fileName, fileType, options);
-	const pollIntervalMs = Math.max(0.5, Number(options.pollInterval ?? 5)) * 1000;
-	const timeoutMs = Math.max(1, Number(options.waitTimeout ?? 300)) * 1000;
+	const pollIntervalMs =
+		requireNumber(this, itemIndex, 'Poll Interval (Seconds)', options.pollInterval ?? 5, { min: 0.5 }, 'a number of seconds, 0.5 or more') *
+		1000;
+	const timeoutMs =
+		requireNumber(this, itemIndex, 'Wait Timeout (Seconds)', options.waitTimeout ?? 300, { min: 1 }, 'a number of seconds, 1 or more') *
+		1000;
 
 	const multipart = multipartSettings(this, itemIndex, options, source.fileSize);
 
@@ -424,8 +481,13 @@ export async function execute(
 		itemIndex,
 	});
 
-	const includeValues = this.getNodeParameter('includeExtractedValues', itemIndex, true) as boolean;
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const includeValues = requireBoolean(
+		this,
+		itemIndex,
+		'Include Extracted Values',
+		this.getNodeParameter('includeExtractedValues', itemIndex, true),
+	);
+	const simplify = requireBoolean(this, itemIndex, 'Simplify', this.getNodeParameter('simplify', itemIndex, true));
 
 	const items: INodeExecutionData[] = [];
 	for (const { file, memberName } of progress.processed) {

@@ -8,7 +8,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { objectIdMode, optionsCollection } from '../../descriptions/common';
 import { currentSchemaIds, listFileTypes } from '../../helpers/fileTypes';
-import { requireObjectId } from '../../helpers/validation';
+import { requireObjectId, requireOneOf } from '../../helpers/validation';
 import { apiRequest, idempotencyKey } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -112,7 +112,10 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const approveBy = this.getNodeParameter('approveBy', itemIndex, 'fileType') as string;
+	const approveBy = requireOneOf(this, itemIndex, 'Approve By', this.getNodeParameter('approveBy', itemIndex, 'fileType'), [
+		'fileType',
+		'ids',
+	] as const);
 	const chosen: IDataObject =
 		approveBy === 'ids'
 			? {

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
@@ -6,9 +6,17 @@ import {
 	resultLimit,
 	returnAllParameters,
 	simplifyParameter,
+	sortChoice,
 	sortOptions,
 } from '../../descriptions/common';
 import { listFileTypes, simplifyFileType } from '../../helpers/fileTypes';
+import { requireBoolean } from '../../helpers/validation';
+
+const SORT_FIELDS = [
+	{ name: 'Created At', value: 'createdAt' },
+	{ name: 'Name', value: 'name' },
+	{ name: 'Updated At', value: 'updatedAt' },
+];
 
 const properties: INodeProperties[] = [
 	...returnAllParameters,
@@ -20,11 +28,7 @@ const properties: INodeProperties[] = [
 	optionsCollection(
 		sortOptions(
 			'file types',
-			[
-				{ name: 'Created At', value: 'createdAt' },
-				{ name: 'Name', value: 'name' },
-				{ name: 'Updated At', value: 'updatedAt' },
-			],
+			SORT_FIELDS,
 			{ default: 'ASC' },
 		),
 	),
@@ -39,15 +43,11 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const options = this.getNodeParameter('options', itemIndex, {}) as {
-		sortBy?: string;
-		sortOrder?: 'ASC' | 'DESC';
-	};
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const simplify = requireBoolean(this, itemIndex, 'Simplify', this.getNodeParameter('simplify', itemIndex, true));
 	const fileTypes = await listFileTypes.call(this, {
 		limit: resultLimit(this, itemIndex),
-		sortBy: options.sortBy,
-		sortOrder: options.sortOrder,
+		...sortChoice(this, itemIndex, options, SORT_FIELDS, 'ASC'),
 		itemIndex,
 	});
 	return fileTypes.map((fileType) => ({ json: simplify ? simplifyFileType(fileType) : fileType }));

@@ -12,7 +12,7 @@ import {
 	resultLimit,
 	returnAllParameters,
 } from '../../descriptions/common';
-import { requireIdList, requireJson } from '../../helpers/validation';
+import { requireBoolean, requireIdList, requireJson, requireNumber, requireOneOf } from '../../helpers/validation';
 import type { Violation } from '../../transport';
 import { apiRequest, describeViolation } from '../../transport';
 
@@ -125,12 +125,6 @@ const displayOptions = { show: { resource: ['query'], operation: ['execute'] } }
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-interface QueryOptions {
-	ignoreQueryErrors?: boolean;
-	offset?: number;
-	pageSize?: number;
-	skipCache?: boolean;
-}
 
 interface QueryPage {
 	data: IDataObject[];
@@ -185,16 +179,25 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const queryConfig = buildQueryConfig.call(this, itemIndex);
-	const options = this.getNodeParameter('options', itemIndex, {}) as QueryOptions;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const limit = resultLimit(this, itemIndex);
-	const pageSize = Math.max(1, Math.floor(options.pageSize ?? DEFAULT_PAGE_SIZE));
-	const output = this.getNodeParameter('output', itemIndex, 'rows') as string;
+	const pageSize = requireNumber(
+		this,
+		itemIndex,
+		'Page Size',
+		options.pageSize ?? DEFAULT_PAGE_SIZE,
+		{ min: 1, integer: true },
+		'a whole number of 1 or more',
+	);
+	const output = requireOneOf(this, itemIndex, 'Output', this.getNodeParameter('output', itemIndex, 'rows'), ['rows', 'single'] as const);
+	const ignoreQueryErrors = requireBoolean(this, itemIndex, 'Ignore Query Errors', options.ignoreQueryErrors ?? false);
+	const skipCache = requireBoolean(this, itemIndex, 'Skip Cache', options.skipCache ?? false);
 
 	const rows: IDataObject[] = [];
 	let headers: IDataObject = {};
 	let executionTimeMs = 0;
 	const errors: Violation[] = [];
-	let offset = Math.max(0, Math.floor(options.offset ?? 0));
+	let offset = requireNumber(this, itemIndex, 'Offset', options.offset ?? 0, { min: 0, integer: true }, 'a whole number, 0 or more');
 	for (let page = 0; page < MAX_PAGES; page++) {
 		const requested = limit ?? pageSize;
 		const body = await apiRequest.call(this, {
@@ -202,13 +205,13 @@ export async function execute(
 			path: '/query/execute',
 			body: {
 				queryConfig,
-				options: { limit: requested, offset, ...(options.skipCache ? { skipCache: true } : {}) },
+				options: { limit: requested, offset, ...(skipCache ? { skipCache: true } : {}) },
 			},
 			safeToRepeat: true,
 			itemIndex,
 		});
 		const answer = readPage(body);
-		if (answer.errors.length && !options.ignoreQueryErrors) {
+		if (answer.errors.length && !ignoreQueryErrors) {
 			throw queryErrorsFailure.call(this, answer.errors, itemIndex);
 		}
 		rows.push(...answer.data);

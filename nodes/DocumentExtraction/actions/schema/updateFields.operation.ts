@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { inputModeParameter, optionsCollection } from '../../descriptions/common';
-import { COMMA_OR_NEW_LINE, splitList } from '../../helpers/lists';
-import { invalidParameter, requireJson, requireObjectId } from '../../helpers/validation';
+import { inputModeOf, inputModeParameter, optionsCollection } from '../../descriptions/common';
+import { COMMA_OR_NEW_LINE } from '../../helpers/lists';
+import { invalidParameter, requireJson, requireObjectId, requireTextList } from '../../helpers/validation';
 import { apiRequest, idempotencyKey } from '../../transport';
 
 const DEPRECATION =
@@ -137,13 +137,22 @@ export const description = updateDisplayOptions(displayOptions, properties);
 
 function fieldsFromForm(this: IExecuteFunctions, itemIndex: number): IDataObject[] {
 	const entries = (this.getNodeParameter('fields.field', itemIndex, []) as IDataObject[]) ?? [];
-	return entries.map((entry) => {
+	return entries.map((entry, position) => {
 		const field: IDataObject = {};
 		if (typeof entry.id === 'string' && entry.id.trim()) field.id = entry.id.trim();
 		if (typeof entry.title === 'string' && entry.title.trim()) field.title = entry.title.trim();
 		const { enumValues, ...rest } = (entry.properties ?? {}) as IDataObject;
 		Object.assign(field, rest);
-		if (enumValues !== undefined) field.enumValues = splitList(enumValues, COMMA_OR_NEW_LINE);
+		if (enumValues !== undefined) {
+			field.enumValues = requireTextList(
+				this,
+				itemIndex,
+				`Fields (field ${position + 1}) Enum Values`,
+				enumValues,
+				COMMA_OR_NEW_LINE,
+				'values separated by commas or new lines, or an array of texts',
+			);
+		}
 		return field;
 	});
 }
@@ -185,7 +194,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const schemaId = requireObjectId(this, itemIndex, 'Schema ID', this.getNodeParameter('schemaId', itemIndex));
 	const fields =
-		this.getNodeParameter('inputMode', itemIndex, 'fields') === 'json'
+		inputModeOf(this, itemIndex, 'Define Fields') === 'json'
 			? checkedFields.call(
 					this,
 					itemIndex,
