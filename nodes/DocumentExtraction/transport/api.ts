@@ -15,12 +15,11 @@ import {
 	isCancelled,
 	isTransientNetworkError,
 	isTransientStatus,
-	limitsFor,
 	networkErrorCode,
 	retryAfterMs,
 	withRetries,
 } from './retry';
-import { budgetFor, gateFor, secretsOf, waitDeadlineOf } from './scope';
+import { budgetFor, limitsOf, gateFor, secretsOf, waitDeadlineOf } from './scope';
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -110,7 +109,7 @@ export async function apiRequestWithResponse(
 	const { base, secrets, credentials } = await connectionFor(this, request.itemIndex);
 	const path = `${API_PATH_PREFIX}${request.path}`;
 	const url = `${base.url}${path}`;
-	const { requestTimeoutMs } = limitsFor(this, request.itemIndex);
+	const { requestTimeoutMs } = limitsOf(this, request.itemIndex);
 
 	const headers: IDataObject = { Accept: 'application/json, application/problem+json' };
 	if (request.body !== undefined) headers['Content-Type'] = 'application/json';

@@ -238,8 +238,13 @@ export async function pause(context: ApiContext, ms: number, budget?: WaitBudget
 	}
 }
 
+export interface Limits {
+	maxWaitMs: number;
+	requestTimeoutMs: number;
+}
+
 /** Reads the item's Max Retry Wait (ms) and Request Timeout (ms) options. */
-export function limitsFor(context: ApiContext, itemIndex: number | undefined): { maxWaitMs: number; requestTimeoutMs: number } {
+export function limitsFor(context: ApiContext, itemIndex: number | undefined): Limits {
 	const maxWait = Number(readParameter(context, MAX_WAIT_PARAMETER, itemIndex, WAIT_LIMITS.defaultMaxWaitSeconds));
 	const timeout = Number(
 		readParameter(context, REQUEST_TIMEOUT_PARAMETER, itemIndex, WAIT_LIMITS.defaultRequestTimeoutSeconds),

@@ -1,5 +1,6 @@
 import type { ApiContext } from './context';
 import type { Connection } from './connection';
+import type { Limits } from './retry';
 import { RateLimitGate, WaitBudget, limitsFor } from './retry';
 
 /**
@@ -10,6 +11,8 @@ import { RateLimitGate, WaitBudget, limitsFor } from './retry';
 export interface RunScope {
 	connections: Map<number | undefined, Promise<Connection>>;
 	budgets: Map<number | undefined, WaitBudget>;
+	/** Each item's Max Retry Wait and Request Timeout, read once (n8n resolves a parameter on every read). */
+	limits: Map<number | undefined, Limits>;
 	gate: RateLimitGate;
 	/** Every value no message may show: API keys and presigned URL signatures. */
 	secrets: Set<string>;
@@ -44,6 +47,7 @@ export async function withRunScope<T>(
 			scope: {
 				connections: new Map(),
 				budgets: new Map(),
+				limits: new Map(),
 				gate: new RateLimitGate(),
 				secrets: new Set(),
 				keys: new Set(),
@@ -65,6 +69,17 @@ export function runScopeOf(context: ApiContext): RunScope | undefined {
 	return scopes.get(context)?.scope;
 }
 
+/** The item's Max Retry Wait and Request Timeout, read once per run scope. */
+export function limitsOf(context: ApiContext, itemIndex: number | undefined): Limits {
+	const scope = runScopeOf(context);
+	let limits = scope?.limits.get(itemIndex);
+	if (!limits) {
+		limits = limitsFor(context, itemIndex);
+		scope?.limits.set(itemIndex, limits);
+	}
+	return limits;
+}
+
 /**
  * The wait budget of an item (of the poll, for itemIndex undefined): shared by all its requests
  * within the run scope; a fresh one per request outside a scope (editor lookups).
@@ -73,7 +88,7 @@ export function budgetFor(context: ApiContext, itemIndex: number | undefined): W
 	const scope = runScopeOf(context);
 	let budget = scope?.budgets.get(itemIndex);
 	if (!budget) {
-		budget = new WaitBudget(limitsFor(context, itemIndex).maxWaitMs);
+		budget = new WaitBudget(limitsOf(context, itemIndex).maxWaitMs);
 		scope?.budgets.set(itemIndex, budget);
 	}
 	return budget;

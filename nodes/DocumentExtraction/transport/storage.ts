@@ -11,12 +11,11 @@ import {
 	cancelledError,
 	isTransientNetworkError,
 	isTransientStatus,
-	limitsFor,
 	networkErrorCode,
 	retryAfterMs,
 	withRetries,
 } from './retry';
-import { addSecrets, budgetFor, secretsOf, waitDeadlineOf } from './scope';
+import { addSecrets, budgetFor, limitsOf, secretsOf, waitDeadlineOf } from './scope';
 import type { ReturnedUrlRole } from './urlPolicy';
 import { UrlPolicyError, approveReturnedUrl } from './urlPolicy';
 import { TransferWatchdog } from './watchdog';
@@ -255,7 +254,7 @@ async function withStorageRetries<T>(
 	options: StorageRequestOptions,
 	attempt: (attemptNumber: number, watchdog: TransferWatchdog) => Promise<AttemptResult<T>>,
 ): Promise<T> {
-	const { requestTimeoutMs } = limitsFor(context, options.itemIndex);
+	const { requestTimeoutMs } = limitsOf(context, options.itemIndex);
 	return await withRetries(
 		{
 			context,
@@ -352,7 +351,7 @@ export async function downloadFromStorage(
 	options: StorageRequestOptions,
 ): Promise<StorageDownload> {
 	const approved = await approveStorageUrl(this, url, options.role, options.itemIndex);
-	const { requestTimeoutMs } = limitsFor(this, options.itemIndex);
+	const { requestTimeoutMs } = limitsOf(this, options.itemIndex);
 	return await withRetries(
 		{
 			context: this,
