@@ -145,6 +145,18 @@ describe('storage Retry-After follows the same policy', () => {
 	});
 });
 
+describe('a presigned upload URL is not waited for past its 300 s', () => {
+	it('a storage 503 asking for 320 s fails at once, saying the URL would have expired', async () => {
+		emulator.faults.failNext({ host: 'storage', method: 'PUT', status: 503, retryAfter: 320 });
+
+		const { error } = await upload({ maxRateLimitWait: 900 });
+
+		expect(error?.message).toMatch(/Storage refused file .*HTTP 503.*The presigned URL stops working at \d{4}-\d\d-\d\dT/);
+		expect(requestsTo(emulator, 'storage', 'PUT')).toHaveLength(1);
+		expect(clock.sleeps).toEqual([]);
+	});
+});
+
 describe('a 429 holds the other items of the run', () => {
 	it('while one item waits out a 429, no other item sends an API request', async () => {
 		emulator.faults.failNext({ method: 'POST', path: '/files/upload', status: 429, retryAfter: 5 });

@@ -26,11 +26,14 @@ import {
 	requireText,
 } from '../../helpers/validation';
 import type { BinarySource } from '../../helpers/binary';
-import { apiRequestWithResponse, idempotencyKey, putToStorage, unexpectedResponse } from '../../transport';
+import { apiRequestWithResponse, idempotencyKey, putToStorage, unexpectedResponse, waitClock } from '../../transport';
 import type { MultipartSettings } from './multipart';
 import { BYTES_PER_MB, multipartUpload } from './multipart';
 import { valuesField } from '../../helpers/values';
 import { bytesAlreadyArrived, isReplayed, waitForUpload } from './shared';
+
+/** A presigned upload URL is valid for 300 seconds from the upload request (api-spec, Limits). */
+const UPLOAD_URL_LIFETIME_MS = 300 * 1000;
 
 /** Part sizes the API accepts (as S3 multipart uploads: 5 MB to 5 GB, except a smaller last part). */
 const MIN_PART_SIZE_MB = 5;
@@ -378,6 +381,7 @@ async function singleUpload(
 	fileName: string,
 	fileType: string,
 ): Promise<IDataObject> {
+	const requestedAt = waitClock.now();
 	const answer = await apiRequestWithResponse.call(context, {
 		method: 'POST',
 		path: '/files/upload',
@@ -402,6 +406,7 @@ async function singleUpload(
 		label: `file "${fileName}" (upload ID ${uploadId})`,
 		role: 'presigned upload URL',
 		itemIndex,
+		validUntil: requestedAt + UPLOAD_URL_LIFETIME_MS,
 	});
 	return uploadInfo;
 }
