@@ -195,3 +195,25 @@ describe('File > Delete', () => {
 		expect(workspaceFileIds().has(file.fileId)).toBe(true);
 	});
 });
+
+describe('File > Delete refuses File IDs that are not text before any request', () => {
+	const FILE_ID = '3f2b6c1e-8a4d-4c1f-9e2a-5b7d9c0e1f23';
+
+	it('an object where the IDs were expected', async () => {
+		const { error } = await runFileOperation(emulator, 'delete', { fileIds: `={{ { fileId: "${FILE_ID}" } }}` });
+
+		expect(error?.message).toBe(
+			`Invalid File IDs in item 0: expected IDs (a UUID such as 3f2b6c1e-8a4d-4c1f-9e2a-5b7d9c0e1f23) separated by commas, spaces or new lines, or an array of IDs, not an object, got "{"fileId":"${FILE_ID}"}"`,
+		);
+		expect(emulator.requests).toHaveLength(0);
+	});
+
+	it('an array of whole file records, naming the entry', async () => {
+		const { error } = await runFileOperation(emulator, 'delete', { fileIds: `={{ ["${FILE_ID}", { fileId: "${FILE_ID}" }] }}` });
+
+		expect(error?.message).toBe(
+			`Invalid File IDs (entry 2) in item 0: expected a UUID such as 3f2b6c1e-8a4d-4c1f-9e2a-5b7d9c0e1f23, not an object, got "{"fileId":"${FILE_ID}"}"`,
+		);
+		expect(emulator.requests).toHaveLength(0);
+	});
+});

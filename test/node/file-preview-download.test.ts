@@ -125,3 +125,23 @@ describe('File > Download', () => {
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 	});
 });
+
+describe('File > Download refuses a bad output field name before any request', () => {
+	it.each<[string, string, string]>([
+		[
+			'an object from an expression',
+			'={{ { a: 1 } }}',
+			'Invalid Put Output File in Field in item 0: expected text of 1 to 255 characters, not an object, got "{"a":1}"',
+		],
+		[
+			'a name with a line break',
+			'my\nfield',
+			'Invalid Put Output File in Field in item 0: expected text of 1 to 255 characters on one line (no line breaks or control characters), got "my\nfield"',
+		],
+	])('%s', async (_case, binaryPropertyName, message) => {
+		const { error } = await runFileOperation(emulator, 'download', { fileId: byId(file.fileId), binaryPropertyName });
+
+		expect(error?.message).toBe(message);
+		expect(emulator.requests).toHaveLength(0);
+	});
+});

@@ -140,3 +140,15 @@ describe('Batching (router)', () => {
 		expect(error?.description ?? '').toContain('Item index: 1');
 	});
 });
+
+describe('Batching settings are checked before any request', () => {
+	it.each<[string, IDataObject, string]>([
+		['Items per Batch 0', { batchSize: 0, batchInterval: 0 }, 'Invalid Items per Batch in item 0: expected a whole number of 1 or more, got "0"'],
+		['a Batch Interval of -100 ms', { batchSize: 2, batchInterval: -100 }, 'Invalid Batch Interval (Ms) in item 0: expected a number of milliseconds, 0 or more, got "-100"'],
+	])('%s', async (_case, batch, message) => {
+		const { error } = await upload(await textItems(2, 'refused'), { batching: { batch } });
+
+		expect(error?.message).toBe(message);
+		expect(emulator.requests).toHaveLength(0);
+	});
+});

@@ -68,3 +68,14 @@ describe('Workflow > Get', () => {
 		expect(items[1].json.id).toBe(SEED_IDS.workflowA);
 	});
 });
+
+describe('Workflow > Get refuses an array where one ID is expected', () => {
+	it('a Workflow from an expression giving an array of one ID', async () => {
+		const { error } = await runOperation(emulator, 'workflow', 'get', { workflowId: byId(`={{ ["${SEED_IDS.workflowA}"] }}`) });
+
+		expect(error?.message).toBe(
+			`Invalid Workflow in item 0: expected 24 hexadecimal characters such as 6650a00000000000000e1001, not an array, got "["${SEED_IDS.workflowA}"]"`,
+		);
+		expect(emulator.requests).toHaveLength(0);
+	});
+});

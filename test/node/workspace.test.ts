@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { SEED_IDS } from '../emulator';
 import { apiCalls, runOperation } from './run-operation';
 import { SEEDED_KEYS, useEmulator } from './support';
@@ -61,5 +63,19 @@ describe('Workspace > Get Project Settings', () => {
 			expect(item.json.error).toContain('HTTP 403');
 			expect(item.json.httpCode).toBe('403');
 		});
+	});
+});
+
+describe('Max Retry Wait and Request Timeout are checked for every operation before any request', () => {
+	it.each<[string, string, IDataObject, string]>([
+		['getSubscription', 'a Max Retry Wait of -1', { maxRateLimitWait: -1 }, 'Invalid Max Retry Wait (Seconds) in item 0: expected a number of seconds from 0 to 3600, got "-1"'],
+		['getSubscription', 'a Request Timeout "slow"', { requestTimeout: '={{ "slow" }}' }, 'Invalid Request Timeout (Seconds) in item 0: expected a number of seconds, 1 or more, got "slow"'],
+		['getProjectSettings', 'a Request Timeout of 0', { requestTimeout: 0 }, 'Invalid Request Timeout (Seconds) in item 0: expected a number of seconds, 1 or more, got "0"'],
+		['getProjectSettings', 'a Max Retry Wait of 86400 (a day)', { maxRateLimitWait: 86_400 }, 'Invalid Max Retry Wait (Seconds) in item 0: expected a number of seconds from 0 to 3600, got "86400"'],
+	])('%s: %s', async (operation, _case, options, message) => {
+		const { error } = await runOperation(emulator, 'workspace', operation, { options });
+
+		expect(error?.message).toBe(message);
+		expect(emulator.requests).toHaveLength(0);
 	});
 });
