@@ -261,3 +261,107 @@ describe('File > Upload without waiting, then Get Upload Status and Get Values',
 		expect(Array.isArray(raw.items[0].json.fields)).toBe(true);
 	});
 });
+
+describe('File > Upload refuses bad options before any request, naming the parameter, the item and the form', () => {
+	const LONG_MIME_TYPE = `application/${'x'.repeat(300)}`;
+	const LONG_URL = `https://example.com/${'a'.repeat(3000)}`;
+	const DIRECTORY_ID = '6650a00000000000000e9999';
+	const FOLDERS = 'folder names of 1 to 255 characters separated by "/" (no "\\", no empty, "." or ".." names)';
+	const NOT_PLAIN_URL = 'an https:// URL without spaces, control or invisible characters or backslashes';
+
+	it.each<[string, IDataObject, string]>([
+		['File Name from an expression giving an object', { fileName: '={{ { name: "a.pdf" } }}' }, 'Invalid File Name in item 0: expected text of 1 to 255 characters, not an object, got "{"name":"a.pdf"}"'],
+		['File Name with a line break', { fileName: 'inv\noice.pdf' }, 'Invalid File Name in item 0: expected text of 1 to 255 characters on one line (no line breaks or control characters), got "inv\noice.pdf"'],
+		['a MIME Type of 312 characters', { mimeType: LONG_MIME_TYPE }, `Invalid MIME Type in item 0: expected text of 1 to 255 characters, got "${LONG_MIME_TYPE.slice(0, 80)}…"`],
+		['a Callback URL with a user name and password', { callbackURL: 'https://user:pass@example.com/hook' }, 'Invalid Callback URL in item 0: expected an https:// URL without a user name or password (user:password@), got "https://user:pass@example.com/hook"'],
+		['a Callback URL with a space', { callbackURL: 'https://example.com/my hook' }, `Invalid Callback URL in item 0: expected ${NOT_PLAIN_URL}, got "https://example.com/my hook"`],
+		['a Callback URL with a tab in the host (the URL parser would drop it)', { callbackURL: 'https://exa\tmple.com/hook' }, `Invalid Callback URL in item 0: expected ${NOT_PLAIN_URL}, got "https://exa\tmple.com/hook"`],
+		['a Callback URL with a control character', { callbackURL: 'https://example.com/\u0000hook' }, `Invalid Callback URL in item 0: expected ${NOT_PLAIN_URL}, got "https://example.com/\u0000hook"`],
+		['a Callback URL with backslashes', { callbackURL: 'https:\\\\example.com\\hook' }, `Invalid Callback URL in item 0: expected ${NOT_PLAIN_URL}, got "https:\\\\example.com\\hook"`],
+		['a Callback URL of 3,020 characters', { callbackURL: LONG_URL }, `Invalid Callback URL in item 0: expected an https:// URL of at most 2048 characters, got "${LONG_URL.slice(0, 80)}…"`],
+		['a Directory ID from an expression giving an array', { directoryId: `={{ ["${DIRECTORY_ID}"] }}` }, `Invalid Directory ID in item 0: expected 24 hexadecimal characters such as 6650a00000000000000e1001, not an array, got "["${DIRECTORY_ID}"]"`],
+		['a Destination Path with an encoded ..', { destinationPath: 'invoices/%2e%2e/x' }, `Invalid Destination Path in item 0: expected ${FOLDERS}, got "invoices/%2e%2e/x"`],
+		['a Destination Path with an empty folder name', { destinationPath: 'invoices//2024' }, `Invalid Destination Path in item 0: expected ${FOLDERS}, got "invoices//2024"`],
+		['a Destination Path whose folder name is 300 characters', { destinationPath: `invoices/${'x'.repeat(300)}` }, `Invalid Destination Path in item 0: expected ${FOLDERS}, got "invoices/${'x'.repeat(71)}…"`],
+		['a Destination Path with a control character', { destinationPath: 'invoices/\u0000' }, 'Invalid Destination Path in item 0: expected text on one line (no line breaks or control characters), got "invoices/\u0000"'],
+		['API Request ID from an expression giving an object', { apiRequestId: '={{ { id: 1 } }}' }, 'Invalid API Request ID in item 0: expected text of 1 to 255 characters, not an object, got "{"id":1}"'],
+		['Split Document "yes"', { isSplit: '={{ "yes" }}' }, 'Invalid Split Document in item 0: expected true or false, got "yes"'],
+		['a Part Size of 2 MB with Multipart Upload "Auto" and a small file', { partSize: 2 }, 'Invalid Part Size (MB) in item 0: expected a number of MB from 5 to 5120, got "2"'],
+		['a Part Concurrency of 1000', { multipart: 'always', partConcurrency: 1000 }, 'Invalid Part Concurrency in item 0: expected a whole number from 1 to 32, got "1000"'],
+		['a Poll Interval "fast"', { pollInterval: '={{ "fast" }}' }, 'Invalid Poll Interval (Seconds) in item 0: expected a number of seconds, 0.5 or more, got "fast"'],
+		['a Poll Interval of 0', { pollInterval: 0 }, 'Invalid Poll Interval (Seconds) in item 0: expected a number of seconds, 0.5 or more, got "0"'],
+		['a Wait Timeout "forever"', { waitTimeout: '={{ "forever" }}' }, 'Invalid Wait Timeout (Seconds) in item 0: expected a number of seconds, 1 or more, got "forever"'],
+		['a Wait Timeout of 0', { waitTimeout: 0 }, 'Invalid Wait Timeout (Seconds) in item 0: expected a number of seconds, 1 or more, got "0"'],
+	])('%s', async (_case, options, message) => {
+		const { error } = await upload([await binaryItem(INVOICE_FILE_NAME, invoiceText())], { options });
+
+		expect(error?.message).toBe(message);
+		expect(emulator.requests).toHaveLength(0);
+	});
+
+	it('Wait for Completion "no" from an expression', async () => {
+		const { error } = await upload([await binaryItem(INVOICE_FILE_NAME, invoiceText())], { waitForCompletion: '={{ "no" }}' });
+
+		expect(error?.message).toBe('Invalid Wait for Completion in item 0: expected true or false, got "no"');
+		expect(emulator.requests).toHaveLength(0);
+	});
+
+	it('an Input Binary Field the item does not have, naming the fields it has', async () => {
+		const { error } = await upload([await binaryItem(INVOICE_FILE_NAME, invoiceText())], { binaryPropertyName: 'attachment' });
+
+		expect(error?.message).toBe(
+			'Invalid Input Binary Field in item 0: expected the name of a binary field of the input item, which has: data, got "attachment"',
+		);
+		expect(emulator.requests).toHaveLength(0);
+	});
+
+	it('an input item without binary data', async () => {
+		const { error } = await upload([{ json: { invoice: 42 } }]);
+
+		expect(error?.message).toBe(
+			'Invalid Input Binary Field in item 0: expected the name of a binary field of the input item, which has no binary data (the node before this one must output a file), got "data"',
+		);
+		expect(emulator.requests).toHaveLength(0);
+	});
+
+	it('takes a number from an expression in a text option as its text (API Request ID 2024)', async () => {
+		const { error } = await upload([await binaryItem(INVOICE_FILE_NAME, invoiceText())], {
+			waitForCompletion: false,
+			options: { apiRequestId: '={{ 2024 }}' },
+		});
+
+		expect(error).toBeUndefined();
+		const [record] = [...emulator.state.uploads.values()].filter((candidate) => candidate.params.apiRequestId === '2024');
+		expect(record).toBeDefined();
+	});
+});
+
+describe('Get Upload Status and Get Values refuse an array where one ID is expected', () => {
+	const UPLOAD_ID = '3f2b6c1e-8a4d-4c1f-9e2a-5b7d9c0e1f23';
+
+	it('Upload ID from an expression giving an array of one UUID', async () => {
+		const { error } = await runNode({
+			type: 'documentExtraction',
+			parameters: { resource: 'file', operation: 'getUploadStatus', uploadId: `={{ ["${UPLOAD_ID}"] }}` },
+			credentials: credentialsFor(emulator),
+		});
+
+		expect(error?.message).toBe(
+			`Invalid Upload ID in item 0: expected a UUID such as 3f2b6c1e-8a4d-4c1f-9e2a-5b7d9c0e1f23, not an array, got "["${UPLOAD_ID}"]"`,
+		);
+		expect(emulator.requests).toHaveLength(0);
+	});
+
+	it('File from an expression giving an array of one UUID', async () => {
+		const { error } = await runNode({
+			type: 'documentExtraction',
+			parameters: { resource: 'file', operation: 'getValues', fileId: { __rl: true, mode: 'id', value: `={{ ["${UPLOAD_ID}"] }}` } },
+			credentials: credentialsFor(emulator),
+		});
+
+		expect(error?.message).toBe(
+			`Invalid File in item 0: expected a UUID such as 3f2b6c1e-8a4d-4c1f-9e2a-5b7d9c0e1f23, not an array, got "["${UPLOAD_ID}"]"`,
+		);
+		expect(emulator.requests).toHaveLength(0);
+	});
+});
