@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { OffsetClock } from '../emulator';
 import { listSearch } from '../harness';
 import type { SeededFile } from './file-operations-support';
@@ -181,5 +183,31 @@ describe('File locator: From List (searchFiles)', () => {
 	it('finds a file by its ID', async () => {
 		const found = await search(late.fileId);
 		expect(found.results.map((result) => result.value)).toEqual([late.fileId]);
+	});
+});
+
+describe('File > Get Many refuses bad filters, limits and sorting before any request', () => {
+	const DATE = 'a date and time such as 2026-01-31T00:00:00Z (without a zone, the workflow time zone applies)';
+
+	it.each<[string, IDataObject, string]>([
+		['a Created After that is no date (2026-13-45)', { filters: { createdAfter: '2026-13-45' } }, `Invalid Created After in item 0: expected ${DATE}, got "2026-13-45"`],
+		['a Created After on a day February does not have', { filters: { createdAfter: '2026-02-30T00:00:00Z' } }, `Invalid Created After in item 0: expected ${DATE}, got "2026-02-30T00:00:00Z"`],
+		['an Updated After at hour 25', { filters: { updatedAfter: '2026-01-01T25:00' } }, `Invalid Updated After in item 0: expected ${DATE}, got "2026-01-01T25:00"`],
+		['a Limit of 0', { limit: 0 }, 'Invalid Limit in item 0: expected a whole number of 1 or more, got "0"'],
+		['a Limit of 2.5', { limit: 2.5 }, 'Invalid Limit in item 0: expected a whole number of 1 or more, got "2.5"'],
+		['a Limit "all"', { limit: '={{ "all" }}' }, 'Invalid Limit in item 0: expected a whole number of 1 or more, got "all"'],
+		['Return All "yes"', { returnAll: '={{ "yes" }}' }, 'Invalid Return All in item 0: expected true or false, got "yes"'],
+		['a Sort By the list does not offer', { options: { sortBy: 'fileName' } }, 'Invalid Sort By in item 0: expected one of createdAt, updatedAt, got "fileName"'],
+		['a Sort Order "sideways"', { options: { sortOrder: 'sideways' } }, 'Invalid Sort Order in item 0: expected one of ASC, DESC, got "sideways"'],
+		[
+			'File IDs from an expression giving whole file records',
+			{ filters: { fileIds: '={{ [{ fileId: "3f2b6c1e-8a4d-4c1f-9e2a-5b7d9c0e1f23" }] }}' } },
+			'Invalid File IDs (entry 1) in item 0: expected a UUID such as 3f2b6c1e-8a4d-4c1f-9e2a-5b7d9c0e1f23, not an object, got "{"fileId":"3f2b6c1e-8a4d-4c1f-9e2a-5b7d9c0e1f23"}"',
+		],
+	])('%s', async (_case, parameters, message) => {
+		const { error } = await runFileOperation(emulator, 'getMany', parameters);
+
+		expect(error?.message).toBe(message);
+		expect(emulator.requests).toHaveLength(0);
 	});
 });

@@ -83,3 +83,29 @@ describe('File > Report Export Status', () => {
 		expect(String(items[1].json.error)).toContain(missing);
 	});
 });
+
+describe('File > Report Export Status refuses Messages that are not text before any request', () => {
+	it('an object where the messages were expected', async () => {
+		const { error } = await runFileOperation(emulator, 'reportExportStatus', {
+			fileId: byId(file.fileId),
+			status: 'completed',
+			options: { messages: '={{ { text: "booked" } }}' },
+		});
+
+		expect(error?.message).toBe(
+			'Invalid Messages in item 0: expected messages, one per line, or an array of texts, not an object, got "{"text":"booked"}"',
+		);
+		expect(emulator.requests).toHaveLength(0);
+	});
+
+	it('an array holding an object, naming the entry', async () => {
+		const { error } = await runFileOperation(emulator, 'reportExportStatus', {
+			fileId: byId(file.fileId),
+			status: 'completed',
+			options: { messages: '={{ ["booked", { text: "twice" }] }}' },
+		});
+
+		expect(error?.message).toBe('Invalid Messages (entry 2) in item 0: expected text, not an object, got "{"text":"twice"}"');
+		expect(emulator.requests).toHaveLength(0);
+	});
+});

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
+import type { IDataObject } from 'n8n-workflow';
+
 import { call } from '../emulator/test-helpers';
 import { INVOICE_EXPECTED } from '../fixtures/documents';
 import type { SeededFile } from './file-operations-support';
@@ -92,5 +94,31 @@ describe('File > Rerun Extraction', () => {
 		const malformed = await runFileOperation(emulator, 'rerunExtraction', { fileId: byId('={{ 42 }}') });
 		expect(malformed.error?.message).toContain('Invalid File in item 0: expected a UUID');
 		expect(requestsTo(emulator, 'api')).toHaveLength(0);
+	});
+});
+
+describe('File > Rerun Extraction refuses bad options before any request', () => {
+	const UUID = 'a UUID such as 3f2b6c1e-8a4d-4c1f-9e2a-5b7d9c0e1f23';
+
+	it.each<[string, IDataObject, string]>([
+		[
+			'Fields to Rerun from an expression giving an object',
+			{ options: { fields: '={{ { title: "Total" } }}' } },
+			'Invalid Fields to Rerun in item 0: expected field titles separated by commas or new lines, or an array of titles, not an object, got "{"title":"Total"}"',
+		],
+		['a Notification Reference Type "USER"', { options: { referenceEntityName: 'USER' } }, 'Invalid Notification Reference Type in item 0: expected one of FILE, SCHEMA, got "USER"'],
+		['a Notification Reference Action "PURGE"', { options: { referenceEntityAction: 'PURGE' } }, 'Invalid Notification Reference Action in item 0: expected one of CREATE, DELETE, UPDATE, got "PURGE"'],
+		['a Notification Reference ID that is no file ID', { options: { referenceEntityId: 'not-an-id' } }, `Invalid Notification Reference ID in item 0: expected ${UUID}, got "not-an-id"`],
+		[
+			'a file ID as the Notification Reference ID of a SCHEMA',
+			{ options: { referenceEntityName: 'SCHEMA', referenceEntityId: '3f2b6c1e-8a4d-4c1f-9e2a-5b7d9c0e1f23' } },
+			'Invalid Notification Reference ID in item 0: expected 24 hexadecimal characters such as 6650a00000000000000e1001, got "3f2b6c1e-8a4d-4c1f-9e2a-5b7d9c0e1f23"',
+		],
+		['Run in Background "no"', { backgroundRerun: '={{ "no" }}' }, 'Invalid Run in Background in item 0: expected true or false, got "no"'],
+	])('%s', async (_case, parameters, message) => {
+		const { error } = await runFileOperation(emulator, 'rerunExtraction', { fileId: byId(file.fileId), ...parameters });
+
+		expect(error?.message).toBe(message);
+		expect(emulator.requests).toHaveLength(0);
 	});
 });

@@ -148,3 +148,25 @@ describe('File > Update Values', () => {
 		expect(items[1]).toMatchObject({ json: { fileId: file.fileId, updatedFields: ['Tax'] }, pairedItem: { item: 1 } });
 	});
 });
+
+describe('File > Update Values refuses choices it does not offer before any request', () => {
+	it('a Define Values mode other than Field by Field or Using JSON', async () => {
+		const { error } = await runFileOperation(emulator, 'updateValues', { fileId: byId(file.fileId), inputMode: 'xml' });
+
+		expect(error?.message).toBe('Invalid Define Values in item 0: expected one of fields, json, got "xml"');
+		expect(emulator.requests).toHaveLength(0);
+	});
+
+	it('a Value Type the list does not offer, naming the field', async () => {
+		const { error } = await runFileOperation(emulator, 'updateValues', {
+			fileId: byId(file.fileId),
+			inputMode: 'fields',
+			fields: { field: [{ title: 'Due Date', valueType: 'date', value: '2026-01-01' }] },
+		});
+
+		expect(error?.message).toBe(
+			'Invalid Fields (Due Date) Value Type in item 0: expected one of boolean, json, null, number, string, got "date"',
+		);
+		expect(emulator.requests).toHaveLength(0);
+	});
+});
