@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { apiCalls, runOperation } from './run-operation';
 import { useEmulator } from './support';
 
@@ -105,5 +107,34 @@ describe('Directory > Create', () => {
 		expect(items[1].json.error).toBe('Invalid Name in item 1: expected text of 1 to 255 characters, got ""');
 		expect(items[1].pairedItem).toEqual({ item: 1 });
 		expect(apiCalls(emulator)).toEqual(['POST /directories']);
+	});
+});
+
+describe('Directory > Create refuses values of the wrong type or form before any request', () => {
+	const HEX = '24 hexadecimal characters such as 6650a00000000000000e1001';
+	const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+
+	it.each<[string, IDataObject, string]>([
+		['a Name from an expression giving an object', { name: '={{ { a: 1 } }}' }, 'Invalid Name in item 0: expected text of 1 to 255 characters, not an object, got "{"a":1}"'],
+		['a Name with a tab', { name: 'tab\there' }, 'Invalid Name in item 0: expected text of 1 to 255 characters on one line (no line breaks or control characters), got "tab\there"'],
+		['a Parent Directory from an expression giving a number', { name: 'Invoices', parentDirectory: byId('={{ 42 }}') }, `Invalid Parent Directory in item 0: expected ${HEX}, got "42"`],
+		[
+			'a Parent Directory from an expression giving an array',
+			{ name: 'Invoices', parentDirectory: byId('={{ ["6650a00000000000000e9999"] }}') },
+			`Invalid Parent Directory in item 0: expected ${HEX}, not an array, got "["6650a00000000000000e9999"]"`,
+		],
+		['a Description from an expression giving an object', { name: 'Invoices', description: '={{ { a: 1 } }}' }, 'Invalid Description in item 0: expected text, not an object, got "{"a":1}"'],
+	])('%s', async (_case, parameters, message) => {
+		const { error } = await runOperation(emulator, 'directory', 'create', parameters);
+
+		expect(error?.message).toBe(message);
+		expect(emulator.requests).toHaveLength(0);
+	});
+
+	it('keeps line breaks in a Description', async () => {
+		const { items, error } = await runOperation(emulator, 'directory', 'create', { name: 'Notes', description: 'line one\nline two' });
+
+		expect(error).toBeUndefined();
+		expect(items[0].json.description).toBe('line one\nline two');
 	});
 });

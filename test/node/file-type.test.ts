@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { SEED_IDS } from '../emulator';
 import type { FileTypeRecord } from '../emulator/types';
 import { listSearch, loadOptions } from '../harness';
@@ -222,5 +224,26 @@ describe('File type pickers', () => {
 			name: 'Invoice (v2.0, approved)',
 		});
 		expect(apiCalls(emulator)).toEqual(['GET /file-type', 'GET /file-type']);
+	});
+});
+
+describe('File Type operations refuse bad choices and limits before any request', () => {
+	it.each<[string, string, IDataObject, string]>([
+		['Get Many', 'a Limit of 0', { limit: 0 }, 'Invalid Limit in item 0: expected a whole number of 1 or more, got "0"'],
+		['Get Many', 'a Limit "ten"', { limit: '={{ "ten" }}' }, 'Invalid Limit in item 0: expected a whole number of 1 or more, got "ten"'],
+		['Get Many', 'a Sort By the list does not offer', { options: { sortBy: 'color' } }, 'Invalid Sort By in item 0: expected one of createdAt, name, updatedAt, got "color"'],
+		['Get Many', 'a Sort Order "up"', { options: { sortOrder: 'up' } }, 'Invalid Sort Order in item 0: expected one of ASC, DESC, got "up"'],
+		['Approve', 'an Approve By it does not offer', { approveBy: 'magic' }, 'Invalid Approve By in item 0: expected one of fileType, ids, got "magic"'],
+		[
+			'Approve',
+			'a File Type from an expression giving an array',
+			{ approveBy: 'fileType', fileType: byId(`={{ ["${SEED_IDS.invoiceFileTypeA}"] }}`) },
+			`Invalid File Type in item 0: expected 24 hexadecimal characters such as 6650a00000000000000e1001, not an array, got "["${SEED_IDS.invoiceFileTypeA}"]"`,
+		],
+	])('%s: %s', async (operation, _case, parameters, message) => {
+		const { error } = await runOperation(emulator, 'fileType', operation === 'Approve' ? 'approve' : 'getMany', parameters);
+
+		expect(error?.message).toBe(message);
+		expect(emulator.requests).toHaveLength(0);
 	});
 });

@@ -211,3 +211,23 @@ describe('Query > Execute', () => {
 		expect(items[1].pairedItem).toEqual({ item: 1 });
 	});
 });
+
+describe('Query > Execute refuses bad limits, offsets, page sizes and outputs before any request', () => {
+	const CONFIG = JSON.stringify({ selectedFields: [{ field: 'fileName', alias: 'name' }] });
+
+	it.each<[string, IDataObject, string]>([
+		['a Limit of 0', { limit: 0 }, 'Invalid Limit in item 0: expected a whole number of 1 or more, got "0"'],
+		['an Offset of -5', { options: { offset: -5 } }, 'Invalid Offset in item 0: expected a whole number, 0 or more, got "-5"'],
+		['an Offset "next"', { options: { offset: '={{ "next" }}' } }, 'Invalid Offset in item 0: expected a whole number, 0 or more, got "next"'],
+		['a Page Size of 0', { returnAll: true, options: { pageSize: 0 } }, 'Invalid Page Size in item 0: expected a whole number of 1 or more, got "0"'],
+		// Once sent as null, it asked for page after page, up to the 10,000-page safety stop.
+		['a Page Size "big"', { returnAll: true, options: { pageSize: '={{ "big" }}' } }, 'Invalid Page Size in item 0: expected a whole number of 1 or more, got "big"'],
+		['an Output it does not offer', { output: 'table' }, 'Invalid Output in item 0: expected one of rows, single, got "table"'],
+		['Ignore Query Errors "off" (text that would count as true)', { options: { ignoreQueryErrors: '={{ "off" }}' } }, 'Invalid Ignore Query Errors in item 0: expected true or false, got "off"'],
+	])('%s', async (_case, parameters, message) => {
+		const { error } = await runOperation(emulator, 'query', 'execute', { queryConfig: CONFIG, ...parameters });
+
+		expect(error?.message).toBe(message);
+		expect(emulator.requests).toHaveLength(0);
+	});
+});

@@ -139,3 +139,29 @@ describe('Schema > Update Fields (Deprecated)', () => {
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 });
+
+describe('Schema > Update Fields refuses bad input modes and id types before any request', () => {
+	it('a Define Fields mode other than Field by Field or Using JSON', async () => {
+		const { error } = await runOperation(emulator, 'schema', 'updateFields', {
+			schemaId: SEED_IDS.invoiceSchemaV2A,
+			inputMode: 'xml',
+			fieldsJson: '[{ "title": "Total" }]',
+		});
+
+		expect(error?.message).toBe('Invalid Define Fields in item 0: expected one of fields, json, got "xml"');
+		expect(emulator.requests).toHaveLength(0);
+	});
+
+	it('a Schema ID from an expression giving an array of one ID', async () => {
+		const { error } = await runOperation(emulator, 'schema', 'updateFields', {
+			schemaId: `={{ ["${SEED_IDS.invoiceSchemaV2A}"] }}`,
+			inputMode: 'json',
+			fieldsJson: '[{ "title": "Total" }]',
+		});
+
+		expect(error?.message).toBe(
+			`Invalid Schema ID in item 0: expected 24 hexadecimal characters such as 6650a00000000000000e1001, not an array, got "["${SEED_IDS.invoiceSchemaV2A}"]"`,
+		);
+		expect(emulator.requests).toHaveLength(0);
+	});
+});
