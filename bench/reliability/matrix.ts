@@ -83,6 +83,16 @@ function short(text: string, max = 160): string {
 	return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
 }
 
+function refusedByN8n(error: Error): RunNodeResult {
+	const refusal = { message: `n8n refused to run the node: ${error.message}` } as RunNodeResult['error'];
+	return {
+		items: [],
+		outputs: [],
+		error: refusal,
+		result: { status: 'error', run: { data: {} }, logs: [] } as unknown as RunNodeResult['result'],
+	};
+}
+
 /** Runs one case against a fresh emulator and measures it. */
 export async function runCase(matrixCase: MatrixCase, caseIndex: number): Promise<CaseResult> {
 	const emulator = await startEmulator({ processingDelayMs: 0, ...(matrixCase.emulatorOptions ?? {}) });
@@ -137,6 +147,10 @@ export async function runCase(matrixCase: MatrixCase, caseIndex: number): Promis
 				continueOnFail: matrixCase.continueOnFail,
 				cancelWhen: matrixCase.stopWhen?.(context),
 			});
+		} catch (error) {
+			// n8n itself refused to start the run (an empty required parameter, a locator that fails
+			// its own check): the node never ran, so nothing was sent.
+			result = refusedByN8n(error as Error);
 		} finally {
 			clock.restore();
 		}

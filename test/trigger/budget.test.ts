@@ -3,7 +3,7 @@
  * two triggers sharing the process (state lives in static data only).
  */
 import { addFiles, finishProcessing } from '../emulator/bulk-files';
-import { ActiveTrigger, MINUTE, iso, listRequests, useEmulator } from './support';
+import { ActiveTrigger, MINUTE, activateTrigger, iso, listRequests, useEmulator } from './support';
 
 const emulator = useEmulator({}, 'test');
 const T0 = Math.floor(Date.now() / 1000) * 1000 - 24 * 60 * MINUTE;
@@ -107,4 +107,19 @@ it('two active triggers in one process keep separate state (static data only)', 
 	}
 	a.ledger.expectEachOnce(files.map((file) => file.fileId));
 	b.ledger.expectEachOnce(files.slice(100).map((file) => file.fileId));
+});
+
+describe('the trigger checks its request options before polling', () => {
+	it.each([
+		[{ requestTimeout: 'soon' }, 'Invalid Request Timeout (Seconds): expected a number of seconds, 1 or more, got "soon"'],
+		[{ maxRateLimitWait: -1 }, 'Invalid Max Retry Wait (Seconds): expected a number of seconds from 0 to 3600, got "-1"'],
+	])('%j', async (options, message) => {
+		const trigger = await activateTrigger(emulator, { event: 'fileProcessed', startFrom: 'date', startDate: iso(T0), options });
+		emulator.requests.length = 0;
+
+		const poll = await trigger.poll();
+
+		expect(poll.error?.message).toBe(message);
+		expect(emulator.requests).toHaveLength(0);
+	});
 });

@@ -3,8 +3,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { BATCHING_DEFAULTS, BATCHING_PARAMETER } from '../descriptions/batching';
 import { forEachConcurrently } from '../helpers/concurrency';
-import { checkRequestOptions, requireNumber } from '../helpers/validation';
-import { apiKeysOf, isCancelled, pause, scrubError, secretsOf, withoutSecrets } from '../transport';
+import { requireNumber } from '../helpers/validation';
+import { apiKeysOf, isCancelled, limitsOf, pause, scrubError, secretsOf, withoutSecrets } from '../transport';
 
 import * as directory from './directory';
 import * as file from './file';
@@ -74,7 +74,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	const runItem = async (itemIndex: number): Promise<INodeExecutionData[]> => {
 		try {
-			checkRequestOptions(this, itemIndex);
+			// The request options are checked before the item does anything (the transport reads them).
+			limitsOf(this, itemIndex);
 			const output = await handler.execute.call(this, itemIndex);
 			// Items never show the API key, whatever the service echoed back. (Presigned URLs are
 			// kept out of items by the operations; Get Preview URL's link is its purpose.)

@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { MAX_WAIT_PARAMETER, REQUEST_TIMEOUT_PARAMETER, WAIT_LIMITS } from '../transport';
 import { splitList } from './lists';
 
 /** Local checks that run before any request, with errors naming the parameter, item and form. */
@@ -333,28 +332,3 @@ function checkCharacters(
 	return text;
 }
 
-/**
- * The request options every operation has (read by the transport): Max Retry Wait 0 to 3600 s,
- * Request Timeout 1 s or more. Checked here so that a value an expression got wrong is refused
- * instead of silently replaced by a default.
- */
-export function checkRequestOptions(context: IExecuteFunctions, itemIndex: number): void {
-	const maxWait = context.getNodeParameter(MAX_WAIT_PARAMETER, itemIndex, WAIT_LIMITS.defaultMaxWaitSeconds);
-	requireNumber(
-		context,
-		itemIndex,
-		'Max Retry Wait (Seconds)',
-		maxWait,
-		{ min: 0, max: WAIT_LIMITS.maxMaxWaitSeconds },
-		`a number of seconds from 0 to ${WAIT_LIMITS.maxMaxWaitSeconds}`,
-	);
-	const timeout = context.getNodeParameter(REQUEST_TIMEOUT_PARAMETER, itemIndex, WAIT_LIMITS.defaultRequestTimeoutSeconds);
-	requireNumber(
-		context,
-		itemIndex,
-		'Request Timeout (Seconds)',
-		timeout,
-		{ min: WAIT_LIMITS.minRequestTimeoutSeconds },
-		`a number of seconds, ${WAIT_LIMITS.minRequestTimeoutSeconds} or more`,
-	);
-}

@@ -5,7 +5,7 @@
 export type { ApiContext } from './context';
 export { isExecuteContext, readParameter } from './context';
 export { CREDENTIAL_TYPE } from './connection';
-export { apiKeysOf, secretsOf, withRunScope } from './scope';
+export { apiKeysOf, limitsOf, secretsOf, withRunScope } from './scope';
 export type { ApiRequest, ApiResponse, PageOf, PaginationOptions } from './api';
 export {
 	apiRequest,

@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, NodeParameterValueType } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { waitClock } from './clock';
@@ -243,20 +243,49 @@ export interface Limits {
 	requestTimeoutMs: number;
 }
 
-/** Reads the item's Max Retry Wait (ms) and Request Timeout (ms) options. */
+/**
+ * One of the two options every operation and the trigger have, checked: a number (or text holding
+ * one, as an expression may give) within its range. Anything else is refused, naming the option
+ * and the item, instead of being replaced by a default behind the user's back.
+ */
+function readLimit(
+	context: ApiContext,
+	itemIndex: number | undefined,
+	parameter: string,
+	displayName: string,
+	fallback: number,
+	range: { min: number; max?: number },
+): number {
+	const value: unknown = readParameter<NodeParameterValueType>(context, parameter, itemIndex, fallback);
+	const number =
+		typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value.trim()) : Number.NaN;
+	if (Number.isFinite(number) && number >= range.min && (range.max === undefined || number <= range.max)) return number;
+	const expected =
+		range.max === undefined ? `a number of seconds, ${range.min} or more` : `a number of seconds from ${range.min} to ${range.max}`;
+	const text = typeof value === 'string' ? value : JSON.stringify(value);
+	const shown = text === undefined ? 'nothing' : `"${text.length > 80 ? `${text.slice(0, 80)}…` : text}"`;
+	const where = itemIndex === undefined ? '' : ` in item ${itemIndex}`;
+	throw new NodeOperationError(context.getNode(), `Invalid ${displayName}${where}: expected ${expected}, got ${shown}`, {
+		itemIndex,
+		description: `Correct "${displayName}" (it is checked before anything is sent to the API).`,
+	});
+}
+
+/** Reads and checks the item's Max Retry Wait (ms) and Request Timeout (ms) options. */
 export function limitsFor(context: ApiContext, itemIndex: number | undefined): Limits {
-	const maxWait = Number(readParameter(context, MAX_WAIT_PARAMETER, itemIndex, WAIT_LIMITS.defaultMaxWaitSeconds));
-	const timeout = Number(
-		readParameter(context, REQUEST_TIMEOUT_PARAMETER, itemIndex, WAIT_LIMITS.defaultRequestTimeoutSeconds),
+	const maxWait = readLimit(context, itemIndex, MAX_WAIT_PARAMETER, 'Max Retry Wait (Seconds)', WAIT_LIMITS.defaultMaxWaitSeconds, {
+		min: 0,
+		max: WAIT_LIMITS.maxMaxWaitSeconds,
+	});
+	const timeout = readLimit(
+		context,
+		itemIndex,
+		REQUEST_TIMEOUT_PARAMETER,
+		'Request Timeout (Seconds)',
+		WAIT_LIMITS.defaultRequestTimeoutSeconds,
+		{ min: WAIT_LIMITS.minRequestTimeoutSeconds },
 	);
-	return {
-		maxWaitMs: Math.min(WAIT_LIMITS.maxMaxWaitSeconds, Number.isFinite(maxWait) && maxWait > 0 ? maxWait : 0) * 1000,
-		requestTimeoutMs:
-			Math.max(
-				WAIT_LIMITS.minRequestTimeoutSeconds,
-				Number.isFinite(timeout) && timeout > 0 ? timeout : WAIT_LIMITS.defaultRequestTimeoutSeconds,
-			) * 1000,
-	};
+	return { maxWaitMs: maxWait * 1000, requestTimeoutMs: timeout * 1000 };
 }
 
 export interface RetryOptions {
