@@ -1,8 +1,8 @@
 /**
  * Runs the emulator out of process until Ctrl-C.
- *   npm run emulator -- --port 8787 --storage-port 8788 [--trap-port 8789] --delay 300 [--rate-limit 100] [--data-dir DIR] [--no-seed]
+ *   npm run emulator -- --port 8787 --storage-port 8788 [--trap-port 8789] --delay 300 [--rate-limit 100] [--data-dir DIR] [--no-seed] [--storage-sink]
  * Environment: EMULATOR_PORT, EMULATOR_STORAGE_PORT, EMULATOR_TRAP_PORT, EMULATOR_DELAY_MS,
- * EMULATOR_RATE_LIMIT, EMULATOR_DATA_DIR, EMULATOR_SEED=false.
+ * EMULATOR_RATE_LIMIT, EMULATOR_DATA_DIR, EMULATOR_SEED=false, EMULATOR_STORAGE_SINK=true.
  */
 import { startEmulator } from './index';
 
@@ -26,10 +26,11 @@ function numberFrom(flag: string, env: string, fallback: number | undefined): nu
 
 async function main(): Promise<void> {
 	if (process.argv.includes('--help')) {
-		console.log('Usage: npm run emulator -- [--port 8787] [--storage-port 8788] [--trap-port 8789] [--delay 300] [--rate-limit N] [--data-dir DIR] [--no-seed]');
+		console.log('Usage: npm run emulator -- [--port 8787] [--storage-port 8788] [--trap-port 8789] [--delay 300] [--rate-limit N] [--data-dir DIR] [--no-seed] [--storage-sink]');
 		return;
 	}
 	const rateLimit = numberFrom('rate-limit', 'EMULATOR_RATE_LIMIT', undefined);
+	const sink = process.argv.includes('--storage-sink') || process.env.EMULATOR_STORAGE_SINK === 'true';
 	const emulator = await startEmulator({
 		port: numberFrom('port', 'EMULATOR_PORT', 8787),
 		storagePort: numberFrom('storage-port', 'EMULATOR_STORAGE_PORT', 0),
@@ -38,10 +39,11 @@ async function main(): Promise<void> {
 		rateLimit: rateLimit ? { limit: rateLimit, windowMs: 1000 } : undefined,
 		dataDir: argValue('data-dir') ?? process.env.EMULATOR_DATA_DIR,
 		seed: !(process.argv.includes('--no-seed') || process.env.EMULATOR_SEED === 'false'),
+		storageSink: sink,
 	});
 	console.log(`Document Extraction emulator
   API URL:      ${emulator.apiUrl}   (paths under /prod/v1)
-  Storage URL:  ${emulator.storageUrl}
+  Storage URL:  ${emulator.storageUrl}${sink ? '   (sink mode: PUT bodies counted and MD5-hashed, not stored)' : ''}
   Trap URL:     ${emulator.trapUrl}   (stands for any other host; must never see the key)
   API key:      ${emulator.keys.readWrite}   (workspace A, read-write)
   Other keys:   read-only ${emulator.keys.readOnly}

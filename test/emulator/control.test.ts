@@ -21,7 +21,7 @@ describe('control path /__emulator (for out-of-process tests)', () => {
 	afterAll(() => emu.close());
 
 	test('health and keys need no API key', async () => {
-		expect(await control(emu, 'GET', '/health')).toEqual({ status: 200, body: { ok: true, apiUrl: emu.apiUrl, storageUrl: emu.storageUrl, trapUrl: emu.trapUrl } });
+		expect(await control(emu, 'GET', '/health')).toEqual({ status: 200, body: { ok: true, apiUrl: emu.apiUrl, storageUrl: emu.storageUrl, trapUrl: emu.trapUrl, storageSink: false } });
 		expect((await control(emu, 'GET', '/keys')).body.keys).toEqual(emu.keys);
 	});
 

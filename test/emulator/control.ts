@@ -59,7 +59,7 @@ export function installControl(core: EmulatorCore): void {
 		switch (key) {
 			case 'GET /':
 			case 'GET /health':
-				return reply(200, { ok: true, apiUrl: core.apiUrl, storageUrl: core.storageUrl, trapUrl: core.trapUrl });
+				return reply(200, { ok: true, apiUrl: core.apiUrl, storageUrl: core.storageUrl, trapUrl: core.trapUrl, storageSink: core.options.storageSink });
 			case 'GET /keys':
 				return reply(200, { keys: SEEDED_KEYS });
 			case 'GET /requests': {
@@ -136,6 +136,15 @@ export function installControl(core: EmulatorCore): void {
 				if (!DELETE_ANSWERS.includes(body.shape as string)) return reply(400, { error: `shape must be one of ${DELETE_ANSWERS.join(', ')}` });
 				core.deleteAnswer = body.shape as DeleteAnswerShape;
 				return reply(200, { shape: core.deleteAnswer });
+			case 'GET /multipart': {
+				// A multipart upload (by its id, or by the uploadId of GET /uploads) with each received part's ETag and size.
+				const { id, uploadId } = url.query;
+				const multipart = [...core.state.multiparts.values()].find((record) => record.id === id || (uploadId !== undefined && record.uploadId === uploadId));
+				if (!multipart) return reply(404, { error: 'no such multipart upload (give id or uploadId)' });
+				const parts = [...multipart.parts.entries()].sort(([left], [right]) => left - right).map(([partNumber, part]) => ({ partNumber, eTag: part.etag, size: part.size }));
+				const { id: multipartId, key, totalSize, partSize, totalParts, completed } = multipart;
+				return reply(200, { id: multipartId, uploadId: multipart.uploadId, key, totalSize, partSize, totalParts, completed, parts });
+			}
 			case 'GET /callbacks':
 				return reply(200, { callbacks: core.state.callbacks });
 			case 'GET /idle':

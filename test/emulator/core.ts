@@ -93,6 +93,8 @@ export interface CoreOptions {
 	/** Highest pageCount accepted by uploads (default 500). */
 	maxPageCount: number;
 	requireContentLength: boolean;
+	/** Storage sink mode: PUT bodies are counted and MD5-hashed, not stored (see StorageOptions.sink). */
+	storageSink: boolean;
 	requestLogLimit: number;
 	callbackRetries: number;
 	callbackRetryBaseMs: number;
@@ -135,7 +137,7 @@ export class EmulatorCore {
 		this.faults = new Faults(() => this.presigner.expireAll());
 		this.callbacks = new CallbackSender(this.state, { retries: options.callbackRetries, retryBaseMs: options.callbackRetryBaseMs, timeoutMs: 30000 });
 		this.processor = new Processor(this.state, this.store, this.callbacks, { processingDelayMs: options.processingDelayMs });
-		this.storageHost = new StorageHost(this.state, this.clock, this.store, this.processor, { requireContentLength: options.requireContentLength });
+		this.storageHost = new StorageHost(this.state, this.clock, this.store, this.processor, { requireContentLength: options.requireContentLength, sink: options.storageSink });
 		this.rateLimit = options.rateLimit;
 		this.deleteAnswer = options.deleteAnswer;
 		this.events.setMaxListeners(100);
@@ -162,6 +164,7 @@ export class EmulatorCore {
 
 	async close(): Promise<void> {
 		this.processor.close();
+		await this.store.close();
 		this.callbacks.close();
 		for (const socket of this.heldSockets) socket.destroy();
 		this.heldSockets.clear();

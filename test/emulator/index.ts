@@ -49,6 +49,13 @@ export interface EmulatorOptions {
 	maxPageCount?: number;
 	/** Storage PUTs without Content-Length answer 411 like S3 (default true). */
 	requireContentLength?: boolean;
+	/**
+	 * Storage sink mode (default false): storage PUTs (single and parts) are checked and answered as
+	 * usual with their MD5 ETag, but their bytes are not written anywhere and no SHA-256 is computed.
+	 * Files are created without bytes: no extraction (values empty), a fileHash that is not the
+	 * content's, storage GET answers 403 InvalidObjectState. For throughput benchmarks.
+	 */
+	storageSink?: boolean;
 	/** Request log entries kept (oldest dropped; default 10000). */
 	requestLogLimit?: number;
 	/** Callback retries after the first attempt (default 5) and first backoff (default 1000 ms). */
@@ -101,6 +108,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 		defaultPartSizeMB: options.defaultPartSizeMB ?? 10,
 		maxPageCount: options.maxPageCount ?? 500,
 		requireContentLength: options.requireContentLength ?? true,
+		storageSink: options.storageSink ?? false,
 		requestLogLimit: options.requestLogLimit ?? 10000,
 		callbackRetries: options.callbackRetries ?? 5,
 		callbackRetryBaseMs: options.callbackRetryBaseMs ?? 1000,

@@ -5,7 +5,7 @@ import { basename, extname } from 'node:path';
 import * as yauzl from 'yauzl';
 import type { CallbackSender } from './callbacks';
 import { iso } from './clock';
-import { ExtractionError, extractText, fillFields, type SchemaFieldDefinition } from './extraction';
+import { EXTRACTION_ERRORS, ExtractionError, extractText, fillFields, type SchemaFieldDefinition } from './extraction';
 import { newObjectId, newUuid } from './ids';
 import type { ObjectStore } from './object-store';
 import { EPHEMERAL_RETENTION_MS, type EmulatorState } from './state';
@@ -257,6 +257,7 @@ export class Processor {
 		await this.pause();
 		let members: UnzippedMember[];
 		try {
+			if (object.sink) throw new Error('The emulator runs in storage sink mode: the ZIP archive was not kept, so it cannot be extracted');
 			members = await this.unzip(upload, object);
 		} catch (error) {
 			const reason = (error as Error).message;
@@ -394,6 +395,11 @@ export class Processor {
 
 	async textOf(file: FileRecord, diskPath: string): Promise<string> {
 		if (file.extractedText !== undefined) return file.extractedText;
+		if (this.state.objects.get(file.fileStoragePath)?.sink) {
+			// Storage sink mode kept no bytes: nothing to extract, so every field stays empty.
+			if (file.fileSize === 0) throw new ExtractionError(EXTRACTION_ERRORS.empty);
+			return '';
+		}
 		const text = await extractText(diskPath, file.fileType, file.fileName);
 		if (text.length <= TEXT_CACHE_LIMIT) file.extractedText = text;
 		return text;

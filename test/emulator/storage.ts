@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { Clock } from './clock';
 import type { RequestUrl } from './core';
-import type { ObjectStore } from './object-store';
+import { type ObjectStore, sinkHash } from './object-store';
 import type { Processor } from './processing';
 import type { EmulatorState } from './state';
 import type { GrantKind, PresignedGrant } from './types';
@@ -79,6 +79,11 @@ function s3Error(res: ServerResponse, status: number, code: string, message: str
 export interface StorageOptions {
 	/** Reject PUTs without Content-Length, as S3 presigned PUTs do (default true). */
 	requireContentLength: boolean;
+	/**
+	 * Storage sink mode: PUT bodies (single and parts) are counted and MD5-hashed for the ETag, then
+	 * dropped; nothing is written to disk and no SHA-256 is computed (default false).
+	 */
+	sink: boolean;
 }
 
 export class StorageHost {
@@ -146,6 +151,11 @@ export class StorageHost {
 			s3Error(res, 404, 'NoSuchKey', 'The specified key does not exist.');
 			return;
 		}
+		if (object.sink && !headOnly) {
+			// As S3 answers a GET of an archived object: it exists (HEAD works), its bytes cannot be read.
+			s3Error(res, 403, 'InvalidObjectState', 'The emulator runs in storage sink mode: the bytes of this object were not kept.');
+			return;
+		}
 		res.writeHead(200, {
 			'content-type': object.contentType,
 			'content-length': object.size,
@@ -184,6 +194,10 @@ export class StorageHost {
 			s3Error(res, 411, 'MissingContentLength', 'You must provide the Content-Length HTTP header.');
 			return;
 		}
+		if (this.options.sink) {
+			await this.receiveSink(req, res, grant, onBytes);
+			return;
+		}
 		let written: Awaited<ReturnType<ObjectStore['writeStream']>>;
 		try {
 			written = await this.store.writeStream(req, onBytes);
@@ -218,6 +232,42 @@ export class StorageHost {
 			return;
 		}
 		const object = await this.store.commit(written.tmpPath, grant.key, upload.workspaceId, upload.params.fileType, written.size, written.sha256);
+		res.writeHead(200, { etag, 'content-length': 0 });
+		res.end();
+		this.processor.ingest(upload, object);
+	}
+
+	/**
+	 * Storage sink mode: the same checks and answers as receive(), but the bytes are only counted and
+	 * MD5-hashed (the ETag), never written. A part keeps its ETag and size for completion; a single
+	 * PUT records an object without bytes and starts processing.
+	 */
+	private async receiveSink(req: IncomingMessage, res: ServerResponse, grant: PresignedGrant, onBytes: (bytes: number) => void): Promise<void> {
+		let received: { md5: string; size: number };
+		try {
+			received = await this.store.sink(req, onBytes);
+		} catch {
+			return;
+		}
+		if (req.aborted || !req.complete) return;
+		const etag = `"${received.md5}"`;
+		if (grant.kind === 'part') {
+			const multipart = grant.multipartId ? this.state.multiparts.get(grant.multipartId) : undefined;
+			if (!multipart || multipart.completed) {
+				s3Error(res, 404, 'NoSuchUpload', 'The specified multipart upload does not exist.');
+				return;
+			}
+			multipart.parts.set(grant.partNumber ?? 0, { etag, size: received.size });
+			res.writeHead(200, { etag, 'content-length': 0 });
+			res.end();
+			return;
+		}
+		const upload = grant.uploadId ? this.state.uploads.get(grant.uploadId) : undefined;
+		if (!upload) {
+			s3Error(res, 404, 'NoSuchKey', 'The upload this URL was issued for no longer exists.');
+			return;
+		}
+		const object = await this.store.commitSink(grant.key, upload.workspaceId, upload.params.fileType, received.size, sinkHash(etag, received.size));
 		res.writeHead(200, { etag, 'content-length': 0 });
 		res.end();
 		this.processor.ingest(upload, object);

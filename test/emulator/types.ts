@@ -260,6 +260,8 @@ export interface StoredObject {
 	size: number;
 	contentType: string;
 	hash: string;
+	/** Storage sink mode: the bytes were counted and hashed (MD5), not kept; diskPath is ''. */
+	sink?: boolean;
 }
 
 export interface MultipartRecord {
@@ -270,7 +272,8 @@ export interface MultipartRecord {
 	totalSize: number;
 	partSize: number;
 	totalParts: number;
-	parts: Map<number, { etag: string; size: number; diskPath: string }>;
+	/** diskPath is undefined for a part received in storage sink mode (its bytes were not kept). */
+	parts: Map<number, { etag: string; size: number; diskPath?: string }>;
 	completed: boolean;
 	createdAtMs: number;
 }

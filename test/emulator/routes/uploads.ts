@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { newObjectId, newUuid } from '../ids';
 import { notFound, validationError, type FieldViolation } from '../problem';
+import { sinkHash } from '../object-store';
 import { isZipUpload } from '../processing';
 import { ok, type RequestContext, type Route } from '../router';
 import { fileJson } from '../serialize';
@@ -334,20 +335,28 @@ async function completeMultipart(ctx: RequestContext) {
 	const upload = core.state.uploads.get(multipart.uploadId);
 	if (!upload) throw notFound(`Multipart upload ${id} was not found.`);
 	completing.add(multipart);
-	let assembled;
 	try {
 		const ordered = [...multipart.parts.entries()].sort(([left], [right]) => left - right).map(([, part]) => part);
-		assembled = await core.store.concatenate(ordered.map((part) => part.diskPath));
-		const object = await core.store.commit(assembled.tmpPath, multipart.key, upload.workspaceId, upload.params.fileType, assembled.size, assembled.sha256);
-		multipart.completed = true;
-		await Promise.all(ordered.map((part) => rm(part.diskPath, { force: true })));
 		const etagDigest = createHash('md5');
 		for (const part of ordered) etagDigest.update(Buffer.from(stripQuotes(part.etag), 'hex'));
+		const etag = `"${etagDigest.digest('hex')}-${ordered.length}"`;
+		const onDisk = ordered.flatMap((part) => (part.diskPath ? [part.diskPath] : []));
+		let object;
+		if (onDisk.length < ordered.length) {
+			// Storage sink mode: the parts' bytes were never kept; the file record is made without them.
+			const size = ordered.reduce((sum, part) => sum + part.size, 0);
+			object = await core.store.commitSink(multipart.key, upload.workspaceId, upload.params.fileType, size, sinkHash(etag, size));
+		} else {
+			const assembled = await core.store.concatenate(onDisk);
+			object = await core.store.commit(assembled.tmpPath, multipart.key, upload.workspaceId, upload.params.fileType, assembled.size, assembled.sha256);
+		}
+		multipart.completed = true;
+		await Promise.all(onDisk.map((path) => rm(path, { force: true })));
 		core.processor.ingest(upload, object);
 		return ok({
 			location: `${core.storageUrl}/${BUCKET}/${encodeKey(multipart.key)}`,
 			key: multipart.key,
-			etag: `"${etagDigest.digest('hex')}-${ordered.length}"`,
+			etag,
 			success: true,
 		});
 	} finally {
