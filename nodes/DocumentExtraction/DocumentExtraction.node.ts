@@ -3,10 +3,11 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	UsableAsToolDescription,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { nodeProperties } from './actions/node.description';
+import { nodeProperties, toolProperties } from './actions/node.description';
 import { router } from './actions/router';
 import { listSearch, loadOptions } from './methods';
 import { withRunScope } from './transport';
@@ -25,7 +26,10 @@ export class DocumentExtraction implements INodeType {
 		description:
 			'Upload documents, get the values the service extracts, query them and report what your systems did with them',
 		defaults: { name: 'Document Extraction' },
-		usableAsTool: true,
+		// n8n builds the node's tool form from this description with these fields replaced.
+		usableAsTool: {
+			replacements: { properties: toolProperties } as UsableAsToolDescription['replacements'],
+		},
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'documentExtractionApi', required: true }],

@@ -47,7 +47,16 @@ describe('Document Extraction node in the editor', () => {
 
 	it('has the subtitle, tool use and themed icons', () => {
 		expect(description.subtitle).toBe('={{ $parameter["operation"] + ": " + $parameter["resource"] }}');
-		expect(description.usableAsTool).toBe(true);
+		// Usable as a tool, whose form adds one model-facing Description per operation.
+		const tool = description.usableAsTool as { replacements: { properties: INodeProperties[] } };
+		const toolDescriptions = tool.replacements.properties.filter((property) => property.name === 'toolDescription');
+		const operations = description.properties.filter((property) => property.name === 'operation').flatMap((property) => property.options ?? []);
+		expect(toolDescriptions).toHaveLength(operations.length);
+		for (const property of toolDescriptions) {
+			expect(String(property.default).length).toBeGreaterThan(80);
+			expect(property.displayOptions?.show?.operation).toHaveLength(1);
+		}
+		expect(tool.replacements.properties.slice(0, description.properties.length)).toEqual(description.properties);
 		// n8n's loader turns `icon: { light, dark }` (file: paths) into iconUrl icons/<package>/<path>.
 		const icon = description.iconUrl as { light: string; dark: string };
 		expect(icon.light).not.toEqual(icon.dark);

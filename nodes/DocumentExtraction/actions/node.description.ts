@@ -34,3 +34,19 @@ export const nodeProperties: INodeProperties[] = [
 	...workflow.description,
 	...workspace.description,
 ];
+
+/**
+ * The node's parameters when n8n offers it to an AI agent as a tool: the same, plus a Description
+ * per operation that tells the model what the tool does, needs and returns (n8n's own default
+ * would be the action label, e.g. "Get many files in Document Extraction").
+ */
+export const toolProperties: INodeProperties[] = [
+	...nodeProperties,
+	...directory.toolDescription,
+	...file.toolDescription,
+	...fileType.toolDescription,
+	...query.toolDescription,
+	...schema.toolDescription,
+	...workflow.toolDescription,
+	...workspace.toolDescription,
+];

@@ -9,18 +9,24 @@ export interface OperationEntry {
 	description: string;
 	/** The label n8n shows in the actions panel and uses for the node's title when added. */
 	action: string;
+	/**
+	 * What an AI agent is told the operation does when the node is used as a tool: what it does,
+	 * what it needs, what it returns. The default of the tool's Description parameter.
+	 */
+	toolDescription: string;
 	module: OperationModule;
 }
 
 /**
- * A resource from its operations: the router's map (value -> module) and the editor's
- * description (the operation selector, options by name, then each operation's parameters).
+ * A resource from its operations: the router's map (value -> module), the editor's
+ * description (the operation selector, options by name, then each operation's parameters), and
+ * the Description parameter of the node's tool form, one per operation.
  */
 export function defineResource(
 	resource: string,
 	defaultOperation: string,
 	entries: OperationEntry[],
-): { operations: ResourceOperations; description: INodeProperties[] } {
+): { operations: ResourceOperations; description: INodeProperties[]; toolDescription: INodeProperties[] } {
 	const selector: INodeProperties = {
 		displayName: 'Operation',
 		name: 'operation',
@@ -35,5 +41,16 @@ export function defineResource(
 	return {
 		operations: Object.fromEntries(entries.map((entry) => [entry.value, entry.module])),
 		description: [selector, ...entries.flatMap((entry) => entry.module.description)],
+		toolDescription: entries.map((entry) => ({
+			displayName: 'Description',
+			name: 'toolDescription',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			required: true,
+			default: entry.toolDescription,
+			description:
+				'What the AI agent is told this tool does. The default says what the operation does, what it needs and what it returns.',
+			displayOptions: { show: { resource: [resource], operation: [entry.value] } },
+		})),
 	};
 }

@@ -2,12 +2,14 @@ import { defineResource } from '../resource';
 import * as getProjectSettings from './getProjectSettings.operation';
 import * as getSubscription from './getSubscription.operation';
 
-export const { operations, description } = defineResource('workspace', 'getSubscription', [
+export const { operations, description, toolDescription } = defineResource('workspace', 'getSubscription', [
 	{
 		name: 'Get Subscription',
 		value: 'getSubscription',
 		description: 'Get the subscription: plan, credit and the quotas used and allowed',
 		action: 'Get the subscription',
+		toolDescription:
+			"Gets the workspace's subscription: plan, remaining credit, and the quotas used and allowed (storage, imports, exports, AI schemas).",
 		module: getSubscription,
 	},
 	{
@@ -15,6 +17,8 @@ export const { operations, description } = defineResource('workspace', 'getSubsc
 		value: 'getProjectSettings',
 		description: 'Get the project settings: default OCR model, target language, splitting',
 		action: 'Get the project settings',
+		toolDescription:
+			'Gets the project settings: the default OCR model, the target language of forms and whether documents are split.',
 		module: getProjectSettings,
 	},
 ]);
