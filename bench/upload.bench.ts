@@ -46,6 +46,7 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request } from 'node:http';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 
@@ -268,6 +269,62 @@ async function rawLargeRole(): Promise<void> {
 	report({ ...run, result: undefined, uploadId: run.result });
 }
 
+/**
+ * n8n's own HTTP helper without our node: the same initiation, parts and completion, but each
+ * part read with fs into one of (concurrency + 1) reused buffers and PUT through the helper that
+ * n8n gives nodes (this.helpers.httpRequest, i.e. n8n's OutboundHttp), in this engine process.
+ * No node could do better while it must use that helper; the gap to raw here is n8n's, the gap
+ * above it ours.
+ */
+async function helperLargeRole(): Promise<void> {
+	await import('../test/harness');
+	const { Container } = await import('@n8n/di');
+	// required, not imported: the package's export map points tsx's ESM loader at its TypeScript sources
+	const { OutboundHttp } = createRequire(__filename)('@n8n/backend-network') as typeof import('@n8n/backend-network');
+	const http = Container.get(OutboundHttp).requests();
+	const t = target();
+	const file = text('file');
+	const { open } = await import('node:fs/promises');
+	const send = async (path: string, size: number, name: string): Promise<string> => {
+		const init = await rawApi(t, '/files/upload/multipart', { fileName: name, fileType: 'application/octet-stream', isSplit: false, schemaLocking: false, fileSize: size / MIB, partSizeLimit: PART_MIB });
+		const handle = await open(path, 'r');
+		const free: Buffer[] = Array.from({ length: CONCURRENCY + 1 }, () => Buffer.allocUnsafeSlow(PART_MIB * MIB));
+		const parts: Array<{ partNumber: number; eTag: string }> = [];
+		try {
+			await pool(init.presignedUrls.length, CONCURRENCY, async (index) => {
+				const part = init.presignedUrls[index];
+				const buffer = free.pop() as Buffer;
+				try {
+					const { bytesRead } = await handle.read(buffer, 0, part.size, part.startByte);
+					const answer = (await http.request({
+						method: 'PUT',
+						url: part.presignedUrl,
+						body: buffer.subarray(0, bytesRead),
+						headers: { 'Content-Length': String(bytesRead) },
+						returnFullResponse: true,
+						ignoreHttpStatusErrors: true,
+						encoding: 'text',
+						disableFollowRedirect: true,
+					})) as { statusCode: number; headers: Record<string, string> };
+					if (answer.statusCode !== 200) throw new Error(`part ${part.partNumber}: ${answer.statusCode}`);
+					parts[index] = { partNumber: part.partNumber, eTag: answer.headers.etag };
+				} finally {
+					free.push(buffer);
+				}
+			});
+		} finally {
+			await handle.close();
+		}
+		await rawApi(t, '/files/upload/multipart/complete', { id: init.id, key: init.key, parts });
+		return init.uploadId;
+	};
+	const warm = join(text('dir'), 'warm-helper.bin');
+	writeFileSync(warm, randomBytes(MIB));
+	await send(warm, MIB, 'warm-helper.bin');
+	const run = await measured(async () => await send(file, SIZE_BYTES, 'large-helper.bin'));
+	report({ ...run, result: undefined, uploadId: run.result });
+}
+
 /** The storage ceiling: the raw client's part PUTs, same ranges and concurrency, to a bare server that only counts bytes. */
 async function rawBareRole(): Promise<void> {
 	const file = text('file');
@@ -407,7 +464,7 @@ function childEnv(): NodeJS.ProcessEnv {
 
 function runRole(role: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<RoleResult> {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', __filename, '--role', role, ...args, ...process.argv.slice(2)], {
+		const child = spawn(process.execPath, ['--expose-gc', ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', __filename, '--role', role, ...args, ...process.argv.slice(2)], {
 			cwd: ROOT,
 			env: { ...childEnv(), ...env },
 			stdio: ['ignore', 'pipe', 'inherit'],
@@ -530,10 +587,11 @@ async function orchestrate(): Promise<void> {
 			raw: { label: 'raw client (node:http, part ranges streamed with fs)', role: 'raw-large', args: [] as string[], env: {} },
 			node: { label: 'node in n8n engine, binary stored by an earlier process', role: 'node-large', args: ['--stored-items', largeItems?.path ?? ''], env: storage },
 			'node-same': { label: 'node in n8n engine, binary stored by the same process just before', role: 'node-large', args: [] as string[], env: {} },
+			helper: { label: "n8n's HTTP helper alone, parts read with fs (no node; the floor for any node)", role: 'helper-large', args: [] as string[], env: {} },
 		};
 		type LargeSide = keyof typeof largeSides;
 		const sides = Object.keys(largeSides) as LargeSide[];
-		const large: Record<LargeSide, LargeRun[]> = { raw: [], node: [], 'node-same': [] };
+		const large: Record<LargeSide, LargeRun[]> = { raw: [], node: [], 'node-same': [], helper: [] };
 		const ceiling: RoleResult[] = [];
 		const small: Record<'raw' | 'node', RoleResult[]> = { raw: [], node: [] };
 		for (let round = 0; round < ROUNDS; round++) {
@@ -651,6 +709,7 @@ async function orchestrate(): Promise<void> {
 const roles: Record<string, () => Promise<void>> = {
 	'node-store': nodeStoreRole,
 	'raw-large': rawLargeRole,
+	'helper-large': helperLargeRole,
 	'raw-bare': rawBareRole,
 	'raw-small': rawSmallRole,
 	'node-large': nodeLargeRole,
