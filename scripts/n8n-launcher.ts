@@ -274,6 +274,13 @@ export interface StartOptions {
 	readyTimeoutMs?: number;
 	/** Also copy n8n's output to this stream (it always goes to <userFolder>/n8n.log). */
 	echo?: NodeJS.WritableStream;
+	/**
+	 * `start` (default) or `worker` (queue mode, scripts/queue/): a worker serves only its health
+	 * check, on `port` (QUEUE_HEALTH_CHECK_PORT); readiness is awaited there, no owner or API key.
+	 */
+	command?: 'start' | 'worker';
+	/** Arguments after the command, e.g. ['--concurrency=10'] for a worker. */
+	args?: string[];
 }
 
 export interface RequestOptions {
@@ -316,18 +323,20 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 	const brokerPort = await freePort();
 	const owner = options.owner ?? DEFAULT_OWNER;
 	const url = `http://127.0.0.1:${port}`;
+	const command = options.command ?? 'start';
 	const extraEnv: Record<string, string> = {
 		N8N_PORT: String(port),
 		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
 		N8N_EDITOR_BASE_URL: `${url}/`,
 		N8N_WEBHOOK_URL: `${url}/`,
+		...(command === 'worker' ? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' } : {}),
 		...options.env,
 	};
 
 	const logFile = path.join(userFolder, 'n8n.log');
 	const logStream = fs.createWriteStream(logFile, { flags: 'a' });
 	let output = '';
-	const child: ChildProcess = spawn(runtime.nodeBin, [runtime.n8nEntry, 'start'], {
+	const child: ChildProcess = spawn(runtime.nodeBin, [runtime.n8nEntry, command, ...(options.args ?? [])], {
 		cwd: userFolder,
 		env: { ...runtime.env, ...headlessEnv(userFolder), ...extraEnv },
 		stdio: ['ignore', 'pipe', 'pipe'],
@@ -406,16 +415,19 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 		return (await parseBody(response, `/api/v1${apiPath}`)) as T;
 	}
 
-	try {
-		cookie = await signIn(request, owner);
-		const scopes = await rest<string[]>('/api-keys/scopes');
-		const created = await rest<{ rawApiKey: string }>('/api-keys', {
-			body: { label: `scripts ${new Date().toISOString().replace(/[:.]/g, '-')}`, scopes, expiresAt: null },
-		});
-		apiKey = created.rawApiKey;
-	} catch (error) {
-		await stop();
-		throw new Error(`${(error as Error).message}\n--- n8n output (${logFile}) ---\n${tail(output)}`);
+	// A worker has no owner or API key.
+	if (command === 'start') {
+		try {
+			cookie = await signIn(request, owner);
+			const scopes = await rest<string[]>('/api-keys/scopes');
+			const created = await rest<{ rawApiKey: string }>('/api-keys', {
+				body: { label: `scripts ${new Date().toISOString().replace(/[:.]/g, '-')}`, scopes, expiresAt: null },
+			});
+			apiKey = created.rawApiKey;
+		} catch (error) {
+			await stop();
+			throw new Error(`${(error as Error).message}\n--- n8n output (${logFile}) ---\n${tail(output)}`);
+		}
 	}
 
 	const cli = n8nCli({ userFolder, env: extraEnv, runtime });

@@ -1,0 +1,120 @@
+/**
+ * `npm run start:queue`: n8n in queue mode with this package, locally (scripts/queue/queue-stack.ts):
+ * PostgreSQL 17 and Redis as child processes, one n8n main, two `n8n worker`s, the emulator, the
+ * example credential and workflows. Data (database, Redis's append-only file, user folders) lives
+ * under <cache>/queue/stack and is reused by the next start. Ctrl-C stops everything it started.
+ *
+ * Options:
+ *   --port N            main's port (default 5678, or a free one when taken)
+ *   --workers N         number of workers (default 2)
+ *   --concurrency N     executions per worker at once (n8n's default 10)
+ *   --binary-data MODE  database (default) or filesystem (one N8N_STORAGE_PATH shared by all)
+ *   --fresh             start from empty data
+ *   --verbose           print every process's output, prefixed with its name
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+
+import { DEFAULT_OWNER } from '../n8n-launcher';
+import { ensureN8n } from '../n8n-runtime';
+import { baselineCredential, emulatorCredential, exampleWorkflowFiles, readExample } from '../n8n-stack';
+import { startQueueStack, type BinaryDataMode, type QueueStack } from './queue-stack';
+
+const IMPORT_MARKER = '.dex-queue-imports.json';
+const EMULATOR_PORT = 8787;
+
+function option(name: string): string | undefined {
+	const index = process.argv.indexOf(`--${name}`);
+	return index >= 0 ? process.argv[index + 1] : process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+}
+
+function isFree(port: number): Promise<boolean> {
+	return new Promise((resolve) => {
+		const server = net.createServer().once('error', () => resolve(false));
+		server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+	});
+}
+
+function say(line: string): void {
+	process.stdout.write(`${line}\n`);
+}
+
+async function main(): Promise<void> {
+	const started = Date.now();
+	const binaryDataMode = (option('binary-data') ?? 'database') as BinaryDataMode;
+	if (!['database', 'filesystem'].includes(binaryDataMode)) throw new Error('--binary-data is database or filesystem');
+	const workers = Number(option('workers') ?? 2);
+	say('Preparing n8n, PostgreSQL 17 and Redis (the first start installs them into the cache: several minutes)...');
+	const runtime = await ensureN8n({ log: (line) => say(`  ${line}`) });
+	const rootDir = path.join(runtime.cacheDir, 'queue', 'stack');
+	if (process.argv.includes('--fresh')) fs.rmSync(rootDir, { recursive: true, force: true });
+	fs.mkdirSync(rootDir, { recursive: true });
+
+	// The credential points at the emulator's address: import again only when that (or an example) changed.
+	const emulatorPort = (await isFree(EMULATOR_PORT)) ? EMULATOR_PORT : 0;
+	const markerPath = path.join(rootDir, IMPORT_MARKER);
+	const previous = fs.existsSync(markerPath) ? (JSON.parse(fs.readFileSync(markerPath, 'utf8')) as { fingerprint?: string }) : {};
+	const fingerprintFor = (apiUrl: string) =>
+		createHash('sha256')
+			.update(JSON.stringify([emulatorCredential(apiUrl), baselineCredential(), exampleWorkflowFiles().map((file) => readExample(file, apiUrl))]))
+			.digest('hex');
+	const wantedPort = Number(option('port') ?? 5678);
+
+	let stack: QueueStack | undefined;
+	let stopping = false;
+	const stop = async (code: number) => {
+		if (stopping) return;
+		stopping = true;
+		say('\nStopping n8n (main and workers), Redis, PostgreSQL and the emulator...');
+		await stack?.stop();
+		process.exit(code);
+	};
+	process.on('SIGINT', () => void stop(0));
+	process.on('SIGTERM', () => void stop(0));
+
+	try {
+		stack = await startQueueStack({
+			rootDir,
+			runtime,
+			workers,
+			workerConcurrency: option('concurrency') ? Number(option('concurrency')) : undefined,
+			binaryDataMode,
+			port: wantedPort && (await isFree(wantedPort)) ? wantedPort : undefined,
+			emulator: { port: emulatorPort },
+			// A fixed emulator port gives the same fingerprint as last time: the imports are in PostgreSQL already.
+			skipImports: emulatorPort !== 0 && previous.fingerprint === fingerprintFor(`http://127.0.0.1:${EMULATOR_PORT}`),
+			log: (line) => say(`  ${line}`),
+			echo: process.argv.includes('--verbose') ? process.stdout : undefined,
+		});
+		fs.writeFileSync(markerPath, JSON.stringify({ fingerprint: fingerprintFor(stack.emulator.apiUrl), importedAt: new Date().toISOString() }, null, 2));
+	} catch (error) {
+		say(`\nnpm run start:queue failed: ${(error as Error).message}`);
+		await stop(1);
+		return;
+	}
+
+	const { main: n8n, emulator, postgres, redis } = stack;
+	say(`
+n8n is running in queue mode with the Document Extraction nodes (ready in ${((Date.now() - started) / 1000).toFixed(0)} s).
+
+  Editor:      ${n8n.url}   (main: editor, API, webhooks, triggers)
+  Login:       ${DEFAULT_OWNER.email}  /  ${DEFAULT_OWNER.password}
+  Workers:     ${stack.workers.map((worker) => `${worker.name} (health ${worker.instance!.url}/healthz)`).join(', ')}
+  PostgreSQL:  127.0.0.1:${postgres.port}, database ${postgres.database}, user ${postgres.user}  (log ${postgres.logFile})
+  Redis:       127.0.0.1:${redis.port}  (log ${redis.logFile})
+  Binary data: ${binaryDataMode}${binaryDataMode === 'filesystem' ? ` (N8N_STORAGE_PATH ${path.join(rootDir, 'storage')})` : ' (in PostgreSQL)'}
+
+  Credential:  "Document Extraction (local emulator)" -> ${emulator.apiUrl}
+  Emulator:    ${emulator.apiUrl}  (API key ${emulator.keys.readWrite})
+  Logs:        ${n8n.logFile}, ${stack.workers.map((worker) => path.join(worker.userFolder, 'n8n.log')).join(', ')}
+  Data (kept between starts; --fresh to reset): ${rootDir}
+
+Every execution (also "Execute workflow" in the editor) runs on a worker. Press Ctrl-C to stop.`);
+}
+
+main().catch((error: Error) => {
+	process.stderr.write(`${error.stack ?? error.message}\n`);
+	process.exit(1);
+});
