@@ -13,19 +13,15 @@ import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { numberFlag } from './args';
 
 const ROOT = join(__dirname, '..');
 const MIB = 1024 * 1024;
 
-function flag(name: string, fallback: number): number {
-	const index = process.argv.indexOf(`--${name}`);
-	return index >= 0 ? Number(process.argv[index + 1]) : fallback;
-}
-
-const SECONDS = flag('seconds', 5);
-const CONCURRENCY = flag('concurrency', 32);
+const SECONDS = numberFlag('seconds', 5);
+const CONCURRENCY = numberFlag('concurrency', 32);
 const SLICES = 5;
-const UPLOAD_MIB = flag('upload-mib', 1024);
+const UPLOAD_MIB = numberFlag('upload-mib', 1024);
 const SKIP_UPLOAD = process.argv.includes('--skip-upload');
 
 interface Server {

@@ -34,28 +34,19 @@ import * as path from 'node:path';
 import { startN8n, type N8nInstance } from '../scripts/n8n-launcher';
 import { NODE_TYPE, EMULATOR_CREDENTIAL_ID, EMULATOR_CREDENTIAL_NAME, importCredentialsAndWorkflows, prepareUserFolder, runWorkflow, type WorkflowJson } from '../scripts/n8n-stack';
 import { verifyParts, writeRandomFile } from './large-file';
+import { numberFlag, textFlag } from './args';
 
 const MIB = 1024 * 1024;
 const ROOT = path.join(__dirname, '..');
 
-function flag(name: string, fallback: number): number {
-	const index = process.argv.indexOf(`--${name}`);
-	return index >= 0 ? Number(process.argv[index + 1]) : fallback;
-}
-
-function text(name: string, fallback = ''): string {
-	const index = process.argv.indexOf(`--${name}`);
-	return index >= 0 ? process.argv[index + 1] : fallback;
-}
-
-const SIZE_MIB = flag('mib', 1024);
+const SIZE_MIB = numberFlag('mib', 1024);
 const SIZE_BYTES = Math.round(SIZE_MIB * MIB);
 const GIB = SIZE_BYTES / (1024 * MIB);
-const RUNS = flag('runs', 20);
-const ITEMS = flag('items', 300);
-const MAX_UPLOADS = flag('max-uploads', 6);
-const SMALL = text('small', 'set');
-const N8N_CPUS = text('n8n-cpus');
+const RUNS = numberFlag('runs', 20);
+const ITEMS = numberFlag('items', 300);
+const MAX_UPLOADS = numberFlag('max-uploads', 6);
+const SMALL = textFlag('small', 'set');
+const N8N_CPUS = textFlag('n8n-cpus');
 const BUILD = !process.argv.includes('--no-build');
 /** The node's default Part Size (10 MB, read as MiB). */
 const PART_BYTES = 10 * MIB;

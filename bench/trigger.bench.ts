@@ -16,14 +16,10 @@ import type { Emulator } from '../test/emulator';
 import { addFiles } from '../test/emulator/bulk-files';
 import { pollTrigger } from '../test/harness';
 import { credentialsFor } from '../test/node/support';
+import { numberFlag } from './args';
 
-function flag(name: string, fallback: number): number {
-	const index = process.argv.indexOf(`--${name}`);
-	return index >= 0 ? Number(process.argv[index + 1]) : fallback;
-}
-
-const FILES = flag('files', 10_000);
-const VALUES_FILES = flag('values-files', 1_000);
+const FILES = numberFlag('files', 10_000);
+const VALUES_FILES = numberFlag('values-files', 1_000);
 const PAGE_SIZE = 100;
 const DAY = 24 * 60 * 60 * 1000;
 

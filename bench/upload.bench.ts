@@ -53,30 +53,21 @@ import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { verifyParts, writeRandomFile } from './large-file';
+import { numberFlag, textFlag } from './args';
 
 const ROOT = join(__dirname, '..');
 const MIB = 1024 * 1024;
 
-function flag(name: string, fallback: number): number {
-	const index = process.argv.indexOf(`--${name}`);
-	return index >= 0 ? Number(process.argv[index + 1]) : fallback;
-}
-
-function text(name: string): string {
-	const index = process.argv.indexOf(`--${name}`);
-	return index >= 0 ? process.argv[index + 1] : '';
-}
-
-const SIZE_MIB = flag('mib', 1024);
+const SIZE_MIB = numberFlag('mib', 1024);
 const SIZE_BYTES = Math.round(SIZE_MIB * MIB);
 const GIB_SENT = SIZE_BYTES / (1024 * MIB);
-const PART_MIB = flag('part-mib', 10);
-const CONCURRENCY = flag('concurrency', 4);
-const FILES = flag('files', 500);
-const FILE_KIB = flag('file-kib', 100);
-const BATCH = flag('batch', 8);
-const ROUNDS = flag('rounds', 2);
-const ONLY = text('only');
+const PART_MIB = numberFlag('part-mib', 10);
+const CONCURRENCY = numberFlag('concurrency', 4);
+const FILES = numberFlag('files', 500);
+const FILE_KIB = numberFlag('file-kib', 100);
+const BATCH = numberFlag('batch', 8);
+const ROUNDS = numberFlag('rounds', 2);
+const ONLY = textFlag('only');
 if (!['', 'large', 'small'].includes(ONLY)) throw new Error(`--only takes large or small, not ${ONLY}`);
 
 // ---------------------------------------------------------------------------------------------
@@ -88,7 +79,7 @@ interface Target {
 }
 
 function target(): Target {
-	return { api: text('api'), key: text('key') };
+	return { api: textFlag('api'), key: textFlag('key') };
 }
 
 function memoryKiB(name: 'VmRSS' | 'VmHWM'): number {
@@ -147,7 +138,7 @@ async function measured<T>(work: () => Promise<T>): Promise<{ result: T; seconds
 	gcObserver.observe({ entryTypes: ['gc'] });
 	const profile = await startProfile();
 	const loop = monitorEventLoopDelay({ resolution: 1 });
-	const serverPid = Number(text('server-pid'));
+	const serverPid = Number(textFlag('server-pid'));
 	resetPeak();
 	const serverCpuBefore = serverPid ? processCpuSeconds(serverPid) : 0;
 	const cpuBefore = process.cpuUsage();
@@ -180,7 +171,7 @@ async function startProfile(): Promise<{ stop: () => Promise<void> }> {
 	return {
 		stop: async () => {
 			const { profile } = (await post('Profiler.stop')) as { profile: unknown };
-			writeFileSync(join(dir, `${text('role')}-${process.pid}.cpuprofile`), JSON.stringify(profile));
+			writeFileSync(join(dir, `${textFlag('role')}-${process.pid}.cpuprofile`), JSON.stringify(profile));
 			session.disconnect();
 		},
 	};
@@ -261,8 +252,8 @@ async function rawSingle(t: Target, file: string, name: string): Promise<void> {
 
 async function rawLargeRole(): Promise<void> {
 	const t = target();
-	const file = text('file');
-	const warm = join(text('dir'), 'warm-raw.bin');
+	const file = textFlag('file');
+	const warm = join(textFlag('dir'), 'warm-raw.bin');
 	writeFileSync(warm, randomBytes(MIB));
 	await rawMultipart(t, warm, MIB, 'warm-raw.bin');
 	const run = await measured(async () => await rawMultipart(t, file, SIZE_BYTES, 'large-raw.bin'));
@@ -283,7 +274,7 @@ async function helperLargeRole(): Promise<void> {
 	const { OutboundHttp } = createRequire(__filename)('@n8n/backend-network') as typeof import('@n8n/backend-network');
 	const http = Container.get(OutboundHttp).requests();
 	const t = target();
-	const file = text('file');
+	const file = textFlag('file');
 	const { open } = await import('node:fs/promises');
 	const send = async (path: string, size: number, name: string): Promise<string> => {
 		const init = await rawApi(t, '/files/upload/multipart', { fileName: name, fileType: 'application/octet-stream', isSplit: false, schemaLocking: false, fileSize: size / MIB, partSizeLimit: PART_MIB });
@@ -318,7 +309,7 @@ async function helperLargeRole(): Promise<void> {
 		await rawApi(t, '/files/upload/multipart/complete', { id: init.id, key: init.key, parts });
 		return init.uploadId;
 	};
-	const warm = join(text('dir'), 'warm-helper.bin');
+	const warm = join(textFlag('dir'), 'warm-helper.bin');
 	writeFileSync(warm, randomBytes(MIB));
 	await send(warm, MIB, 'warm-helper.bin');
 	const run = await measured(async () => await send(file, SIZE_BYTES, 'large-helper.bin'));
@@ -327,8 +318,8 @@ async function helperLargeRole(): Promise<void> {
 
 /** The storage ceiling: the raw client's part PUTs, same ranges and concurrency, to a bare server that only counts bytes. */
 async function rawBareRole(): Promise<void> {
-	const file = text('file');
-	const bare = text('bare');
+	const file = textFlag('file');
+	const bare = textFlag('bare');
 	const partBytes = PART_MIB * MIB;
 	const count = Math.ceil(SIZE_BYTES / partBytes);
 	const send = async (index: number) => {
@@ -358,7 +349,7 @@ function bareServerRole(): void {
 
 async function rawSmallRole(): Promise<void> {
 	const t = target();
-	const dir = text('dir');
+	const dir = textFlag('dir');
 	const names = Array.from({ length: FILES }, (_, index) => `small-${index}.txt`);
 	await pool(BATCH, BATCH, async (index) => await rawSingle(t, join(dir, names[index]), `warm-${names[index]}`));
 	const run = await measured(async () => await pool(names.length, BATCH, async (index) => await rawSingle(t, join(dir, names[index]), names[index])));
@@ -393,25 +384,25 @@ async function engine() {
  * this process stores them first.
  */
 async function nodeInputs(kind: 'large' | 'small', harness: Awaited<ReturnType<typeof engine>>['harness']) {
-	const stored = text('stored-items');
+	const stored = textFlag('stored-items');
 	if (stored) return JSON.parse(readFileSync(stored, 'utf8')) as Array<Awaited<ReturnType<typeof harness.createBinaryItem>>>;
 	if (kind === 'large') {
-		const input = await harness.createBinaryItem({ filePath: text('file'), mimeType: 'application/octet-stream', mode: 'filesystem' });
+		const input = await harness.createBinaryItem({ filePath: textFlag('file'), mimeType: 'application/octet-stream', mode: 'filesystem' });
 		input.binary!.data.fileName = 'large-node.bin';
 		return [input];
 	}
 	const inputs = [];
 	for (let index = 0; index < FILES; index++) {
-		inputs.push(await harness.createBinaryItem({ filePath: join(text('dir'), `small-${index}.txt`), mimeType: 'text/plain', mode: 'filesystem' }));
+		inputs.push(await harness.createBinaryItem({ filePath: join(textFlag('dir'), `small-${index}.txt`), mimeType: 'text/plain', mode: 'filesystem' }));
 	}
 	return inputs;
 }
 
 async function nodeStoreRole(): Promise<void> {
 	const { harness } = await engine();
-	const kind = text('kind') as 'large' | 'small';
+	const kind = textFlag('kind') as 'large' | 'small';
 	const inputs = await nodeInputs(kind, harness);
-	const path = join(text('dir'), `items-${kind}.json`);
+	const path = join(textFlag('dir'), `items-${kind}.json`);
 	writeFileSync(path, JSON.stringify(inputs));
 	report({ path });
 }
@@ -723,7 +714,7 @@ const roles: Record<string, () => Promise<void>> = {
 	'node-small': nodeSmallRole,
 };
 
-const role = text('role');
+const role = textFlag('role');
 if (role === 'bare-server') {
 	bareServerRole();
 } else {
