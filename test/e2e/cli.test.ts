@@ -15,6 +15,7 @@ import {
 	RECEIPT_FILE_NAME,
 } from '../fixtures/documents';
 import { EXAMPLE_ZIP_FILE_NAME, staleExampleDocuments } from '../../scripts/example-documents';
+import { e2eRuntime } from './helpers';
 import { nodeOutput, outboundAttempts, type ExecutionOutput } from '../../scripts/n8n-launcher';
 import {
 	EMULATOR_CREDENTIAL_ID,
@@ -73,7 +74,7 @@ describe('example workflows through the n8n CLI (community package + emulator)',
 	let emulator: Emulator;
 
 	beforeAll(async () => {
-		prepared = await prepareUserFolder({ build: false });
+		prepared = await prepareUserFolder({ build: false, runtime: await e2eRuntime() });
 		emulator = await startEmulator({ processingDelayMs: 300 });
 		await importCredentialsAndWorkflows(prepared.cli, emulator, [DISK, QUERY, EXPORT, DELETE_WORKFLOW]);
 	});

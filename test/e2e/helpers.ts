@@ -1,5 +1,19 @@
-/** Small helpers of the end-to-end suites: direct uploads to the emulator and waiting. */
+/** Small helpers of the end-to-end suites: which n8n, direct uploads to the emulator and waiting. */
 import type { Emulator } from '../emulator';
+import { N8N_VERSION, ensureN8n, type N8nRuntime } from '../../scripts/n8n-runtime';
+
+/**
+ * The n8n the end-to-end suites run: $N8N_E2E_VERSION (a key of N8N_VERSIONS in
+ * scripts/n8n-runtime.ts, e.g. 1.123.81, which runs on Node 22), else 2.41.1 on Node 24.
+ */
+export function e2eN8nVersion(): string {
+	return process.env.N8N_E2E_VERSION || N8N_VERSION;
+}
+
+/** ensureN8n for e2eN8nVersion() (installed by the global setup, so here it returns at once). */
+export async function e2eRuntime(): Promise<N8nRuntime> {
+	return await ensureN8n({ n8nVersion: e2eN8nVersion(), log: (line) => process.stderr.write(`[e2e] ${line}\n`) });
+}
 
 /** Uploads a document straight to the emulator's API (POST /files/upload, then the presigned PUT), as another system would. */
 export async function uploadToEmulator(

@@ -28,7 +28,7 @@ import {
 	type Stack,
 	type WorkflowJson,
 } from '../../scripts/n8n-stack';
-import { megabytes, uploadToEmulator, waitFor } from './helpers';
+import { e2eRuntime, megabytes, uploadToEmulator, waitFor } from './helpers';
 
 const LARGE_FILE_BYTES = 300 * 1024 * 1024;
 const PART_SIZE_BYTES = 10 * 1024 * 1024;
@@ -162,6 +162,7 @@ describe('the package under n8n start', () => {
 		writeLargeInvoice(largeFile, LARGE_FILE_BYTES);
 		stack = await startStack({
 			build: false,
+			runtime: await e2eRuntime(),
 			extraReadableDirs: [largeDir],
 			workflows: [TRIGGER, largeUploadWorkflow(largeFile), SUBSCRIPTION],
 			publish: [TRIGGER.id!],
