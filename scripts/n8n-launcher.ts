@@ -471,6 +471,12 @@ async function signIn(
 	owner: Owner,
 ): Promise<string> {
 	let response = await request('/rest/owner/setup', { body: owner });
+	// n8n 1.x answers /healthz/readiness before its REST routes exist: a 404 for a few seconds.
+	for (const deadline = Date.now() + 60_000; response.status === 404 && Date.now() < deadline; ) {
+		await response.text();
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		response = await request('/rest/owner/setup', { body: owner });
+	}
 	if (response.status === 400) {
 		const setupAnswer = await response.text();
 		response = await request('/rest/login', { body: { emailOrLdapLoginId: owner.email, password: owner.password } });
