@@ -1,0 +1,259 @@
+/**
+ * Queue mode in depth (`npm run test:queue`, with smoke.test.ts): one n8n main, two workers,
+ * PostgreSQL 17, Redis, binary data in the database, the emulator. In order:
+ * - upload + wait + values, Query, and a 150 MB multipart upload from disk run on workers with
+ *   the results of regular mode (test/e2e);
+ * - the trigger, activated on main, while both workers run its executions: 300 documents arrive
+ *   over several polls and main is restarted half way; every document is emitted once, reported
+ *   once, and every execution was enqueued by main and run by a worker;
+ * - a worker SIGKILLed in the middle of a multipart upload: the other worker runs the next
+ *   execution, n8n marks the interrupted one crashed, and the user's retry creates one document.
+ * Which process ran what comes from n8n's own logs (main: "Enqueued execution <id>", workers:
+ * "Worker started execution <id>"), never from timing.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { SEEDED_KEYS, waitForRequest } from '../emulator';
+import { INVOICE_EXPECTED, INVOICE_FILE_NAME, INVOICE_PDF_FILE_NAME } from '../fixtures/documents';
+import {
+	executionOutput,
+	findNode,
+	listExecutions,
+	readExample,
+	runWorkflow,
+	waitForExecution,
+	type ExecutionRecord,
+} from '../../scripts/n8n-stack';
+import { startQueueStack, type QueueStack } from '../../scripts/queue/queue-stack';
+import { uploadToEmulator, waitFor } from '../e2e/helpers';
+import { diskUploadWorkflow, mainEnqueued, workerThatRan, writeLargeInvoiceFile } from './workflows';
+
+const DISK = readExample('extract-documents-from-disk.json');
+const QUERY = readExample('query-invoice-totals.json');
+const TRIGGER = readExample('trigger-on-processed-files.json');
+const TRIGGER_NODE = 'When a document is processed';
+// n8n polls at most once a minute per Poll Times entry: six entries poll every 10 seconds.
+findNode(TRIGGER, TRIGGER_NODE).parameters.pollTimes = {
+	item: [0, 10, 20, 30, 40, 50].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })),
+};
+
+const LARGE_BYTES = 150 * 1024 * 1024;
+const CRASH_BYTES = 60 * 1024 * 1024;
+const TRIGGER_DOCUMENTS = 300;
+
+describe('queue mode: main + 2 workers, PostgreSQL 17, Redis, binary data in the database', () => {
+	let stack: QueueStack;
+	let rootDir: string;
+	let filesDir: string;
+	let largeFile: string;
+	let crashFile: string;
+	let large: ReturnType<typeof diskUploadWorkflow>;
+	let crash: ReturnType<typeof diskUploadWorkflow>;
+
+	beforeAll(async () => {
+		rootDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dex-queue-e2e-'));
+		filesDir = path.join(rootDir, 'files');
+		fs.mkdirSync(filesDir);
+		largeFile = path.join(filesDir, 'large-invoice.txt');
+		crashFile = path.join(filesDir, 'crash-invoice.txt');
+		writeLargeInvoiceFile(largeFile, LARGE_BYTES);
+		writeLargeInvoiceFile(crashFile, CRASH_BYTES);
+		large = diskUploadWorkflow('dexQueueLarge001', largeFile, {});
+		// 5 MB parts one at a time (slowed down by the emulator below): a long parts phase to crash in.
+		crash = diskUploadWorkflow('dexQueueCrash001', crashFile, { multipart: 'always', partSize: 5, partConcurrency: 1 });
+		stack = await startQueueStack({
+			rootDir,
+			build: false,
+			extraReadableDirs: [filesDir],
+			workflows: (apiUrl) => [readExample('extract-documents-from-disk.json', apiUrl), readExample('query-invoice-totals.json', apiUrl), TRIGGER, large, crash],
+			// n8n's queue recovery (marks executions crashed whose job is gone) every minute instead of every 3 hours.
+			env: { N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '1' },
+			log: (line) => process.stderr.write(`[queue e2e] ${line}\n`),
+		});
+	});
+
+	afterAll(async () => {
+		await stack?.stop();
+		if (rootDir && !process.env.E2E_KEEP) fs.rmSync(rootDir, { recursive: true, force: true });
+	});
+
+	const mainLog = () => fs.readFileSync(path.join(stack.mainFolder, 'n8n.log'), 'utf8');
+
+	async function runOnWorker(workflowId: string, trigger: string): Promise<{ execution: ExecutionRecord; worker: string | undefined }> {
+		const executionId = await runWorkflow(stack.main, workflowId, trigger);
+		const execution = await waitForExecution(stack.main, executionId, 600_000);
+		return { execution, worker: await workerThatRan(stack, executionId) };
+	}
+
+	test('upload + wait + values, then Query, each on a worker, with the results of regular mode', async () => {
+		const disk = await runOnWorker(DISK.id!, 'Run the example');
+		expect(disk.execution.data?.resultData.error).toBeUndefined();
+		expect(disk.worker).toMatch(/^worker-[12]$/);
+		const items = executionOutput(disk.execution, 'Upload, wait and read values');
+		expect(items.filter((item) => item.status === 'processed')).toHaveLength(5);
+
+		const query = await runOnWorker(QUERY.id!, 'Run the example');
+		expect(query.execution.data?.resultData.error).toBeUndefined();
+		expect(query.worker).toMatch(/^worker-[12]$/);
+		const rows = executionOutput(query.execution, 'Invoices with their totals');
+		// The same rows as the CLI suite in regular mode (test/e2e/cli.test.ts).
+		expect(rows.map((row) => row.file)).toEqual([INVOICE_PDF_FILE_NAME, INVOICE_PDF_FILE_NAME, INVOICE_FILE_NAME]);
+		for (const row of rows) {
+			expect(row).toEqual({
+				file: row.file,
+				invoiceNumber: INVOICE_EXPECTED['Invoice Number'],
+				vendor: INVOICE_EXPECTED['Vendor Name'],
+				invoiceDate: INVOICE_EXPECTED['Invoice Date'],
+				total: INVOICE_EXPECTED['Total Amount'],
+				paid: false,
+			});
+		}
+	});
+
+	test('a 150 MB document read from disk on a worker is uploaded in 10 MB parts from database binary data; its values come back', async () => {
+		const firstRequest = stack.emulator.requests.at(-1)?.sequence ?? 0;
+		const { execution, worker } = await runOnWorker(large.id!, 'Start');
+		expect(execution.data?.resultData.error).toBeUndefined();
+		expect(worker).toMatch(/^worker-[12]$/);
+		const [item, ...rest] = executionOutput(execution, 'Upload in parts');
+		expect(rest).toHaveLength(0);
+		expect(item).toMatchObject({ fileName: 'large-invoice.txt', fileSize: LARGE_BYTES, status: 'processed', values: INVOICE_EXPECTED });
+		const requests = stack.emulator.requests.filter((entry) => entry.sequence > firstRequest);
+		const parts = requests.filter((entry) => entry.host === 'storage' && entry.method === 'PUT');
+		expect(parts).toHaveLength(LARGE_BYTES / (10 * 1024 * 1024));
+		expect(parts.reduce((sum, entry) => sum + entry.bodyBytes, 0)).toBe(LARGE_BYTES);
+		expect(requests.filter((entry) => entry.host === 'api' && entry.method === 'POST').map((entry) => entry.path.replace(/^\/prod\/v1/, ''))).toEqual([
+			'/files/upload/multipart',
+			'/files/upload/multipart/complete',
+		]);
+	});
+
+	test(`the trigger on main, executions on 2 workers: ${TRIGGER_DOCUMENTS} documents over several polls with a main restart in the middle, each emitted and reported exactly once`, async () => {
+		const { emulator } = stack;
+		const polls = () => emulator.requests.filter((entry) => entry.method === 'GET' && entry.host === 'api' && /\/files$/.test(entry.path)).length;
+		const pollsBefore = polls();
+		await stack.main.publicApi(`/workflows/${TRIGGER.id}/activate`, { method: 'POST' });
+		await waitFor('the activation poll', () => (polls() > pollsBefore ? true : undefined), 60_000);
+		const reportsBefore = emulator.requests.at(-1)?.sequence ?? 0;
+
+		const uploadIds: string[] = [];
+		const upload = async (index: number) => {
+			const text = `Document Type: Receipt\nReceipt Number: R-Q-${String(index).padStart(3, '0')}\nTotal: ${index}.00\n`;
+			uploadIds.push(await uploadToEmulator(emulator, SEEDED_KEYS.readWrite, `queue-receipt-${index}.txt`, Buffer.from(text)));
+		};
+		const batches = 6;
+		const perBatch = TRIGGER_DOCUMENTS / batches;
+		let restartedAtPoll = 0;
+		for (let batch = 0; batch < batches; batch++) {
+			await Promise.all(Array.from({ length: perBatch }, (_, offset) => upload(batch * perBatch + offset + 1)));
+			if (batch === 2) {
+				// Half of the documents are in: restart main while the rest arrive.
+				restartedAtPoll = polls();
+				await stack.restartMain();
+			} else {
+				const seen = polls();
+				await waitFor('the next poll', () => (polls() > seen ? true : undefined), 60_000, 500);
+			}
+		}
+		const processedIds = await waitFor(
+			`${TRIGGER_DOCUMENTS} documents processed`,
+			() => {
+				const files = [...emulator.state.files.values()].filter((file) => uploadIds.includes(file.uploadId) && file.status === 'processed');
+				return files.length === TRIGGER_DOCUMENTS ? files.map((file) => file.fileId) : undefined;
+			},
+			120_000,
+		);
+		const reported = () => emulator.requests.filter((entry) => entry.sequence > reportsBefore && entry.method === 'PATCH' && entry.host === 'api').map((entry) => entry.path.split('/').pop()!);
+		await waitFor(`${TRIGGER_DOCUMENTS} export reports`, () => (new Set(reported()).size >= TRIGGER_DOCUMENTS ? true : undefined), 240_000, 1000);
+		// Two more polls with nothing new: nothing more comes.
+		const settled = polls();
+		await waitFor('two more polls', () => (polls() >= settled + 2 ? true : undefined), 60_000, 1000);
+		const executions = (await listExecutions(stack.main, TRIGGER.id!)).filter((execution) => execution.stoppedAt);
+		const emitted = executions.flatMap((execution) => executionOutput(execution, TRIGGER_NODE).map((item) => String(item.fileId)));
+
+		expect(emitted).toHaveLength(TRIGGER_DOCUMENTS);
+		expect([...emitted].sort()).toEqual([...processedIds].sort());
+		const reports = reported();
+		expect(reports).toHaveLength(TRIGGER_DOCUMENTS);
+		expect([...reports].sort()).toEqual([...processedIds].sort());
+		const log = mainLog();
+		const ranOn = new Map<string, number>();
+		for (const execution of executions) {
+			expect(execution.status).toBe('success');
+			expect(execution.mode).toBe('trigger');
+			expect(log).toMatch(new RegExp(`Enqueued execution ${execution.id} \\(job`));
+			const worker = await workerThatRan(stack, execution.id);
+			expect(worker).toMatch(/^worker-[12]$/);
+			ranOn.set(worker!, (ranOn.get(worker!) ?? 0) + 1);
+		}
+		expect(restartedAtPoll).toBeGreaterThan(pollsBefore);
+		console.log(
+			`trigger: ${TRIGGER_DOCUMENTS} documents in ${executions.length} executions (one per poll that found documents), ${polls() - pollsBefore} polls, main restarted once; ` +
+				`executions per worker: ${[...ranOn].map(([name, count]) => `${name} ${count}`).join(', ')}`,
+		);
+		await stack.main.publicApi(`/workflows/${TRIGGER.id}/deactivate`, { method: 'POST' });
+	});
+
+	test('a worker SIGKILLed during a multipart upload: the other worker keeps running executions, n8n marks the execution crashed, the retry creates one document', async () => {
+		const { emulator } = stack;
+		// Each 5 MB part answers after 1.5 s: 12 parts take about 18 s.
+		emulator.faults.delayNext({ host: 'storage', method: 'PUT', delayMs: 1500, count: 1000 });
+		const firstRequest = emulator.requests.at(-1)?.sequence ?? 0;
+		const executionId = await runWorkflow(stack.main, crash.id!, 'Start');
+		await waitForRequest(emulator, (entry) => entry.sequence > firstRequest && entry.host === 'storage' && entry.method === 'PUT' && entry.status === 200, { timeoutMs: 120_000 });
+		const victim = await workerThatRan(stack, executionId);
+		expect(victim).toMatch(/^worker-[12]$/);
+		const victimIndex = stack.workers.findIndex((worker) => worker.name === victim);
+		const partsBeforeKill = emulator.requests.filter((entry) => entry.sequence > firstRequest && entry.host === 'storage' && entry.method === 'PUT').length;
+		await stack.killWorker(victimIndex);
+		emulator.faults.clear();
+
+		// The other worker keeps going: the query runs on it.
+		const other = await runOnWorker(QUERY.id!, 'Run the example');
+		expect(other.execution.status).toBe('success');
+		expect(other.worker).toBe(stack.workers[1 - victimIndex].name);
+
+		// n8n notices: the job's lock expires (Bull fails a stalled job, n8n sets maxStalledCount 0:
+		// no other worker reruns it), queue recovery marks the execution crashed.
+		const interrupted = await waitFor(
+			'the interrupted execution to be marked',
+			async () => {
+				const record = await stack.main.publicApi<ExecutionRecord>(`/executions/${executionId}`);
+				return ['crashed', 'error', 'failed'].includes(record.status) ? record : undefined;
+			},
+			240_000,
+			2000,
+		);
+		// Nobody ran it again: no worker logged a second start, no further parts arrived.
+		const starts = Object.values(stack.workerLogs()).join('\n').match(new RegExp(`Worker started execution ${executionId} \\(`, 'g')) ?? [];
+		expect(starts).toHaveLength(1);
+		const multipartsOfCrash = () => [...emulator.state.multiparts.values()].filter((record) => record.totalSize === CRASH_BYTES);
+		expect(multipartsOfCrash()).toHaveLength(1);
+		expect(multipartsOfCrash()[0].completed).toBe(false);
+		const filesOfCrash = () => [...emulator.state.files.values()].filter((file) => file.fileName === 'crash-invoice.txt');
+		expect(filesOfCrash()).toHaveLength(0);
+
+		// The user retries it (the editor's "Retry with original workflow").
+		await stack.startWorker(victimIndex);
+		const retried = await stack.main.rest<{ id?: string } | boolean>(`/executions/${executionId}/retry`, { body: { loadWorkflow: false } });
+		const retryId = await waitFor('the retry execution', async () => {
+			const all = await listExecutions(stack.main, crash.id!);
+			return all.find((record) => record.id !== executionId && record.stoppedAt)?.id;
+		}, 300_000, 1000);
+		const retry = await waitForExecution(stack.main, retryId, 600_000);
+		expect(retry.data?.resultData.error).toBeUndefined();
+		expect(retry.status).toBe('success');
+		expect(await workerThatRan(stack, retryId)).toMatch(/^worker-[12]$/);
+		expect(executionOutput(retry, 'Upload in parts')[0]).toMatchObject({ fileName: 'crash-invoice.txt', fileSize: CRASH_BYTES, status: 'processed', values: INVOICE_EXPECTED });
+		// One document: the interrupted multipart upload was never completed, so it made none.
+		expect(filesOfCrash()).toHaveLength(1);
+		expect(multipartsOfCrash().filter((record) => record.completed)).toHaveLength(1);
+		console.log(
+			`crash: ${victim} killed after ${partsBeforeKill} of ${CRASH_BYTES / (5 * 1024 * 1024)} parts; execution ${executionId} became "${interrupted.status}"; ` +
+				`retry ${retryId} (answer ${JSON.stringify(retried)}) ran on ${await workerThatRan(stack, retryId)}; documents named crash-invoice.txt: ${filesOfCrash().length}`,
+		);
+		expect(mainEnqueued(stack, retryId)).toBe(true);
+	});
+});
