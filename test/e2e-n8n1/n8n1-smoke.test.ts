@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 
 import { SEEDED_KEYS, waitForRequest } from '../emulator';
 import { INVOICE_EXPECTED, INVOICE_PDF_FILE_NAME, RECEIPT_EXPECTED, RECEIPT_FILE_NAME } from '../fixtures/documents';
-import { startN8n } from '../../scripts/n8n-launcher';
+import { n8nCli, startN8n, type N8nCli } from '../../scripts/n8n-launcher';
 import { startEmulator, type Emulator } from '../emulator';
 import {
 	CREDENTIAL_TYPE,
@@ -30,7 +30,7 @@ import {
 	type WorkflowJson,
 } from '../../scripts/n8n-stack';
 import type { N8nInstance } from '../../scripts/n8n-launcher';
-import { e2eRuntime, uploadToEmulator, waitFor } from '../e2e/helpers';
+import { e2eRuntime, uploadToEmulator, versionEnv, waitFor } from '../e2e/helpers';
 
 const BAD_KEY_CREDENTIAL = { id: 'dexBadKeyCred001', name: 'Emulator, unknown key' };
 const UNKNOWN_KEY = 'dex_test_wsA_unknown_0000000000000000';
@@ -66,22 +66,26 @@ describe(`the package in n8n ${process.env.N8N_E2E_VERSION} (n8n start, communit
 	let prepared: PreparedFolder;
 	let emulator: Emulator;
 	let n8n: N8nInstance;
+	let cli: N8nCli;
+	let env: Record<string, string>;
 	const isV1 = () => prepared.runtime.n8nVersion.startsWith('1.');
 
 	beforeAll(async () => {
 		prepared = await prepareUserFolder({ build: false, runtime: await e2eRuntime() });
+		env = { ...prepared.env, ...versionEnv(prepared.runtime) };
+		cli = n8nCli({ userFolder: prepared.userFolder, env, runtime: prepared.runtime });
 		emulator = await startEmulator({ processingDelayMs: 300 });
-		await importCredentialsAndWorkflows(prepared.cli, emulator, [DISK, TRIGGER, SUBSCRIPTION], [
+		await importCredentialsAndWorkflows(cli, emulator, [DISK, TRIGGER, SUBSCRIPTION], [
 			emulatorCredential(emulator.apiUrl, UNKNOWN_KEY, BAD_KEY_CREDENTIAL.id, BAD_KEY_CREDENTIAL.name),
 		]);
 		// n8n 1.x activates with update:workflow --active=true (2.x: publish:workflow).
 		if (isV1()) {
-			const result = await prepared.cli.run(['update:workflow', `--id=${TRIGGER.id!}`, '--active=true']);
+			const result = await cli.run(['update:workflow', `--id=${TRIGGER.id!}`, '--active=true']);
 			expect(result.stdout + result.stderr).toMatch(/Activating workflow|Changes will not take effect/i);
 		} else {
-			await prepared.cli.publishWorkflow(TRIGGER.id!);
+			await cli.publishWorkflow(TRIGGER.id!);
 		}
-		n8n = await startN8n({ userFolder: prepared.userFolder, runtime: prepared.runtime, env: prepared.env });
+		n8n = await startN8n({ userFolder: prepared.userFolder, runtime: prepared.runtime, env });
 	});
 
 	afterAll(async () => {

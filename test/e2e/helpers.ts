@@ -10,6 +10,14 @@ export function e2eN8nVersion(): string {
 	return process.env.N8N_E2E_VERSION || N8N_VERSION;
 }
 
+/**
+ * What an n8n version needs over the launcher's headlessEnv(): n8n 1.x has no module
+ * "mcp-registry" and refuses to start when N8N_DISABLED_MODULES names it (it has no catalogue to fetch).
+ */
+export function versionEnv(runtime: N8nRuntime): Record<string, string> {
+	return runtime.n8nVersion.startsWith('1.') ? { N8N_DISABLED_MODULES: '' } : {};
+}
+
 /** ensureN8n for e2eN8nVersion() (installed by the global setup, so here it returns at once). */
 export async function e2eRuntime(): Promise<N8nRuntime> {
 	return await ensureN8n({ n8nVersion: e2eN8nVersion(), log: (line) => process.stderr.write(`[e2e] ${line}\n`) });

@@ -1,0 +1,167 @@
+/**
+ * Installed as users install (`npm run test:registry`): the package is published by `npm publish`
+ * to a local npm registry (verdaccio, scripts/registry/verdaccio.ts), and the real n8n 2.41.1
+ * installs it through its Community Nodes REST API (what Settings -> Community Nodes calls) with
+ * N8N_COMMUNITY_PACKAGES_REGISTRY pointing at that registry. A credential and a workflow made
+ * after the install run; a newer version is published and installed through n8n's update path
+ * (PATCH), and the same workflow and credential keep working; the uninstall (DELETE) leaves
+ * n8n healthy.
+ *
+ * n8n serves a registry other than registry.npmjs.org only with the licensed feature
+ * feat:communityNodesCustomRegistry (CommunityPackagesService.getNpmRegistry). Without a license
+ * the one switch is n8n's own test mode: E2E_TESTS=true loads its E2E controller, whose
+ * PATCH /rest/e2e/feature turns the feature on. Nothing else of the install path changes.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import { SEEDED_KEYS, startEmulator, type Emulator } from '../emulator';
+import { INVOICE_EXPECTED, INVOICE_PDF_FILE_NAME, RECEIPT_EXPECTED, RECEIPT_FILE_NAME } from '../fixtures/documents';
+import { writeExampleDocuments } from '../../scripts/example-documents';
+import { makeUserFolder, startN8n, type N8nInstance } from '../../scripts/n8n-launcher';
+import { ensureN8n } from '../../scripts/n8n-runtime';
+import {
+	CREDENTIAL_TYPE,
+	DOCUMENTS_FOLDER,
+	EMULATOR_CREDENTIAL_ID,
+	NODE_TYPE,
+	TRIGGER_TYPE,
+	executionOutput,
+	readExample,
+	runWorkflow,
+	stackEnv,
+	waitForExecution,
+	type WorkflowJson,
+} from '../../scripts/n8n-stack';
+import { packPackage, publishPackage, startVerdaccio, type PackedPackage, type Registry } from '../../scripts/registry/verdaccio';
+
+interface InstalledPackage {
+	packageName: string;
+	installedVersion: string;
+	installedNodes: Array<{ name: string; type: string; latestVersion: number }>;
+}
+
+const CUSTOM_REGISTRY_FEATURE = 'feat:communityNodesCustomRegistry';
+
+function nextPatch(version: string): string {
+	const match = /^(\d+)\.(\d+)\.(\d+)/.exec(version);
+	if (!match) throw new Error(`not a semver version: ${version}`);
+	return `${match[1]}.${match[2]}.${Number(match[3]) + 1}`;
+}
+
+describe('published to an npm registry, installed, updated and uninstalled through n8n\'s Community Nodes API (n8n 2.41.1)', () => {
+	let registry: Registry;
+	let emulator: Emulator;
+	let n8n: N8nInstance;
+	let userFolder: string;
+	let first: PackedPackage;
+	let credentialId: string;
+	let workflowId: string;
+	const installedManifest = () => path.join(userFolder, '.n8n', 'nodes', 'node_modules', first.name, 'package.json');
+	const installedVersionOnDisk = () => (JSON.parse(fs.readFileSync(installedManifest(), 'utf8')) as { version: string }).version;
+	const tarballRequests = () => registry.logs().split('\n').filter((line) => /GET \/[^ ]*\.tgz/.test(line) && / 200[, ]/.test(line));
+
+	beforeAll(async () => {
+		registry = await startVerdaccio();
+		first = await packPackage();
+		await publishPackage(registry, first);
+		emulator = await startEmulator({ processingDelayMs: 300 });
+		userFolder = makeUserFolder('n8n-dex-registry-');
+		await writeExampleDocuments(path.join(userFolder, DOCUMENTS_FOLDER));
+		n8n = await startN8n({
+			userFolder,
+			runtime: await ensureN8n(),
+			env: { ...stackEnv(userFolder), N8N_COMMUNITY_PACKAGES_REGISTRY: registry.url, E2E_TESTS: 'true' },
+		});
+		const enabled = await n8n.request('/rest/e2e/feature', { method: 'PATCH', body: { feature: CUSTOM_REGISTRY_FEATURE, enabled: true } });
+		if (!enabled.ok) throw new Error(`PATCH /rest/e2e/feature answered ${enabled.status}: ${await enabled.text()}`);
+	});
+
+	afterAll(async () => {
+		await n8n?.stop();
+		await emulator?.close();
+		await registry?.stop();
+		if (userFolder && !process.env.E2E_KEEP) fs.rmSync(userFolder, { recursive: true, force: true });
+	});
+
+	test('install (POST /rest/community-packages): n8n fetches the published tarball from the registry and loads both nodes and the credential', async () => {
+		expect(await n8n.rest<InstalledPackage[]>('/community-packages')).toEqual([]);
+		const installed = await n8n.rest<InstalledPackage>('/community-packages', { body: { name: first.name } });
+		expect(installed.packageName).toBe(first.name);
+		expect(installed.installedVersion).toBe(first.version);
+		expect(installed.installedNodes.map((node) => node.type).sort()).toEqual([NODE_TYPE, TRIGGER_TYPE].sort());
+		expect(installedVersionOnDisk()).toBe(first.version);
+		expect(tarballRequests().some((line) => line.includes(`${first.name}-${first.version}.tgz`))).toBe(true);
+
+		const listed = await n8n.rest<InstalledPackage[]>('/community-packages');
+		expect(listed.map((entry) => [entry.packageName, entry.installedVersion])).toEqual([[first.name, first.version]]);
+		const types = (await (await n8n.request('/types/credentials.json')).json()) as Array<{ name: string }>;
+		expect(types.map((type) => type.name)).toContain(CREDENTIAL_TYPE);
+	});
+
+	test('a credential and a workflow made after the install: the credential test passes and upload -> wait -> values runs', async () => {
+		const credential = await n8n.rest<{ id: string }>('/credentials', {
+			body: { name: 'Document Extraction (registry install)', type: CREDENTIAL_TYPE, data: { apiKey: SEEDED_KEYS.readWrite, instance: 'default', baseUrl: emulator.apiUrl } },
+		});
+		credentialId = credential.id;
+		const tested = await n8n.rest<{ status: string }>('/credentials/test', {
+			body: { credentials: { id: credentialId, name: 'Document Extraction (registry install)', type: CREDENTIAL_TYPE, data: { apiKey: SEEDED_KEYS.readWrite, instance: 'default', baseUrl: emulator.apiUrl } } },
+		});
+		expect(tested.status).toBe('OK');
+
+		const disk = readExample('extract-documents-from-disk.json');
+		const { id: _exampleId, ...workflow } = JSON.parse(
+			JSON.stringify(disk).split(EMULATOR_CREDENTIAL_ID).join(credentialId),
+		) as WorkflowJson;
+		workflowId = (await n8n.rest<{ id: string }>('/workflows', { body: { ...workflow, active: false } })).id;
+		await expectWorkflowExtracts();
+	});
+
+	async function expectWorkflowExtracts(): Promise<void> {
+		const execution = await waitForExecution(n8n, await runWorkflow(n8n, workflowId, 'Run the example'));
+		expect(execution.data?.resultData.error).toBeUndefined();
+		expect(execution.status).toBe('success');
+		const items = executionOutput(execution, 'Upload, wait and read values').filter((item) => item.zipUploadId === undefined);
+		expect(items.find((item) => item.fileName === INVOICE_PDF_FILE_NAME)).toMatchObject({ status: 'processed', values: INVOICE_EXPECTED });
+		expect(items.find((item) => item.fileName === RECEIPT_FILE_NAME)).toMatchObject({ status: 'processed', values: RECEIPT_EXPECTED });
+	}
+
+	test('update (PATCH /rest/community-packages) to a newer published version: the same workflow and credential keep working', async () => {
+		const second = await packPackage({ version: nextPatch(first.version) });
+		await publishPackage(registry, second);
+		const updated = await n8n.rest<InstalledPackage>('/community-packages', { method: 'PATCH', body: { name: first.name, version: second.version } });
+		expect(updated.installedVersion).toBe(second.version);
+		expect(installedVersionOnDisk()).toBe(second.version);
+		expect(tarballRequests().some((line) => line.includes(`${first.name}-${second.version}.tgz`))).toBe(true);
+		expect((await n8n.rest<InstalledPackage[]>('/community-packages')).map((entry) => entry.installedVersion)).toEqual([second.version]);
+
+		const workflow = await n8n.rest<{ nodes: WorkflowJson['nodes'] }>(`/workflows/${workflowId}`);
+		expect(workflow.nodes.find((node) => node.type === NODE_TYPE)?.credentials?.documentExtractionApi.id).toBe(credentialId);
+		await expectWorkflowExtracts();
+	});
+
+	test('uninstall (DELETE /rest/community-packages): the package is gone and n8n stays healthy', async () => {
+		const removed = await n8n.request(`/rest/community-packages?name=${encodeURIComponent(first.name)}`, { method: 'DELETE' });
+		expect(removed.status).toBe(200);
+		expect(await n8n.rest<InstalledPackage[]>('/community-packages')).toEqual([]);
+		expect(fs.existsSync(installedManifest())).toBe(false);
+		expect((await fetch(`${n8n.url}/healthz/readiness`)).status).toBe(200);
+
+		const builtIn: WorkflowJson = {
+			name: 'registry test: n8n still runs workflows',
+			nodes: [
+				{ id: 'b1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{ id: 'b2', name: 'Nothing', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, 0], parameters: {} },
+			],
+			connections: { Start: { main: [[{ node: 'Nothing', type: 'main', index: 0 }]] } },
+			settings: { executionOrder: 'v1' },
+		};
+		const id = (await n8n.rest<{ id: string }>('/workflows', { body: { ...builtIn, active: false } })).id;
+		const execution = await waitForExecution(n8n, await runWorkflow(n8n, id, 'Start'));
+		expect(execution.status).toBe('success');
+	});
+
+	test('no n8n process (nor the npm it ran) tried to reach anything but 127.0.0.1', () => {
+		expect(n8n.outboundAttempts()).toEqual([]);
+	});
+});
