@@ -1,6 +1,8 @@
 /** Small helpers of the end-to-end suites: which n8n, direct uploads to the emulator and waiting. */
 import type { Emulator } from '../emulator';
 import { N8N_VERSION, ensureN8n, type N8nRuntime } from '../../scripts/n8n-runtime';
+import type { N8nInstance } from '../../scripts/n8n-launcher';
+import { runWorkflow, waitForExecution, type ExecutionRecord } from '../../scripts/n8n-stack';
 
 /**
  * The n8n the end-to-end suites run: $N8N_E2E_VERSION (a key of N8N_VERSIONS in
@@ -16,6 +18,35 @@ export function e2eN8nVersion(): string {
  */
 export function versionEnv(runtime: N8nRuntime): Record<string, string> {
 	return runtime.n8nVersion.startsWith('1.') ? { N8N_DISABLED_MODULES: '' } : {};
+}
+
+/**
+ * Starts a saved workflow from its trigger, as the editor's "Execute workflow" does, on any n8n:
+ * 2.x takes the trigger's name (scripts/n8n-stack.ts runWorkflow); 1.x also wants the whole
+ * workflow in the body (`workflowData`). Returns the execution id.
+ */
+export async function runWorkflowOn(runtime: N8nRuntime, n8n: N8nInstance, workflowId: string, triggerName: string): Promise<string> {
+	if (!runtime.n8nVersion.startsWith('1.')) return await runWorkflow(n8n, workflowId, triggerName);
+	const workflowData = await n8n.rest<Record<string, unknown>>(`/workflows/${workflowId}`);
+	const started = await n8n.rest<{ executionId?: string }>(`/workflows/${workflowId}/run`, {
+		body: { workflowData, triggerToStartFrom: { name: triggerName } },
+	});
+	if (!started.executionId) throw new Error(`n8n started no execution of ${workflowId}: ${JSON.stringify(started)}`);
+	return started.executionId;
+}
+
+/**
+ * waitForExecution, then until its data is there: n8n 1.x writes an ended execution's status and
+ * its data in two steps, so a read in between sees "success" with no run data.
+ */
+export async function waitForExecutionData(n8n: N8nInstance, executionId: string, timeoutMs = 300_000): Promise<ExecutionRecord> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const execution = await waitForExecution(n8n, executionId, Math.max(1000, deadline - Date.now()));
+		const { runData, error } = execution.data?.resultData ?? { runData: {} };
+		if (error || Object.keys(runData ?? {}).length > 0 || Date.now() > deadline) return execution;
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
 }
 
 /** ensureN8n for e2eN8nVersion() (installed by the global setup, so here it returns at once). */
