@@ -7,7 +7,8 @@
  *   over several polls and main is restarted half way; every document is emitted once, reported
  *   once, and every execution was enqueued by main and run by a worker;
  * - a worker SIGKILLed in the middle of a multipart upload: the other worker runs the next
- *   execution, n8n marks the interrupted one crashed, and the user's retry creates one document.
+ *   execution, n8n marks the interrupted one failed; n8n's retry of it runs nothing (n8n kept no
+ *   run data) and a new run creates exactly one document.
  * Which process ran what comes from n8n's own logs (main: "Enqueued execution <id>", workers:
  * "Worker started execution <id>"), never from timing.
  */
@@ -84,6 +85,7 @@ describe('queue mode: main + 2 workers, PostgreSQL 17, Redis, binary data in the
 	async function runOnWorker(workflowId: string, trigger: string): Promise<{ execution: ExecutionRecord; worker: string | undefined }> {
 		const executionId = await runWorkflow(stack.main, workflowId, trigger);
 		const execution = await waitForExecution(stack.main, executionId, 600_000);
+		expect(mainEnqueued(stack, executionId)).toBe(true);
 		return { execution, worker: await workerThatRan(stack, executionId) };
 	}
 
@@ -146,11 +148,13 @@ describe('queue mode: main + 2 workers, PostgreSQL 17, Redis, binary data in the
 		const batches = 6;
 		const perBatch = TRIGGER_DOCUMENTS / batches;
 		let restartedAtPoll = 0;
+		let firstMainLogLength = 0;
 		for (let batch = 0; batch < batches; batch++) {
 			await Promise.all(Array.from({ length: perBatch }, (_, offset) => upload(batch * perBatch + offset + 1)));
 			if (batch === 2) {
 				// Half of the documents are in: restart main while the rest arrive.
 				restartedAtPoll = polls();
+				firstMainLogLength = mainLog().length;
 				await stack.restartMain();
 			} else {
 				const seen = polls();
@@ -189,14 +193,21 @@ describe('queue mode: main + 2 workers, PostgreSQL 17, Redis, binary data in the
 			ranOn.set(worker!, (ranOn.get(worker!) ?? 0) + 1);
 		}
 		expect(restartedAtPoll).toBeGreaterThan(pollsBefore);
+		// Both main processes delivered documents: the one before the restart and the one after.
+		const enqueuedBy = (text: string) => executions.filter((execution) => new RegExp(`Enqueued execution ${execution.id} \\(job`).test(text)).length;
+		const beforeRestart = enqueuedBy(log.slice(0, firstMainLogLength));
+		const afterRestart = enqueuedBy(log.slice(firstMainLogLength));
+		expect(beforeRestart).toBeGreaterThan(0);
+		expect(afterRestart).toBeGreaterThan(0);
+		expect(beforeRestart + afterRestart).toBe(executions.length);
 		console.log(
-			`trigger: ${TRIGGER_DOCUMENTS} documents in ${executions.length} executions (one per poll that found documents), ${polls() - pollsBefore} polls, main restarted once; ` +
+			`trigger: ${TRIGGER_DOCUMENTS} documents in ${executions.length} executions (one per poll that found documents), ${polls() - pollsBefore} polls, main restarted once (${beforeRestart} executions enqueued before, ${afterRestart} after); ` +
 				`executions per worker: ${[...ranOn].map(([name, count]) => `${name} ${count}`).join(', ')}`,
 		);
 		await stack.main.publicApi(`/workflows/${TRIGGER.id}/deactivate`, { method: 'POST' });
 	});
 
-	test('a worker SIGKILLed during a multipart upload: the other worker keeps running executions, n8n marks the execution crashed, the retry creates one document', async () => {
+	test('a worker SIGKILLed during a multipart upload: the other worker keeps running executions, n8n marks the execution failed, its retry sends nothing, a new run makes one document', async () => {
 		const { emulator } = stack;
 		// Each 5 MB part answers after 1.5 s: 12 parts take about 18 s.
 		emulator.faults.delayNext({ host: 'storage', method: 'PUT', delayMs: 1500, count: 1000 });
@@ -215,12 +226,13 @@ describe('queue mode: main + 2 workers, PostgreSQL 17, Redis, binary data in the
 		expect(other.execution.status).toBe('success');
 		expect(other.worker).toBe(stack.workers[1 - victimIndex].name);
 
-		// n8n notices: the job's lock expires (Bull fails a stalled job, n8n sets maxStalledCount 0:
-		// no other worker reruns it), queue recovery marks the execution crashed.
+		// n8n notices: the job's lock expires, Bull fails the stalled job (n8n sets maxStalledCount 0:
+		// no other worker reruns it) and main marks the execution failed ("failed to be processed too
+		// many times"); had main missed that, queue recovery would mark it crashed.
 		const interrupted = await waitFor(
 			'the interrupted execution to be marked',
 			async () => {
-				const record = await stack.main.publicApi<ExecutionRecord>(`/executions/${executionId}`);
+				const record = await stack.main.publicApi<ExecutionRecord>(`/executions/${executionId}?includeData=true`);
 				return ['crashed', 'error', 'failed'].includes(record.status) ? record : undefined;
 			},
 			240_000,
@@ -235,25 +247,33 @@ describe('queue mode: main + 2 workers, PostgreSQL 17, Redis, binary data in the
 		const filesOfCrash = () => [...emulator.state.files.values()].filter((file) => file.fileName === 'crash-invoice.txt');
 		expect(filesOfCrash()).toHaveLength(0);
 
-		// The user retries it (the editor's "Retry with original workflow").
+		// The user retries it (the editor's "Retry with original workflow"). n8n 2.41 stored the
+		// stalled execution with empty run data (workflow-runner: runData {} beside the error), so
+		// its retry has nothing to resume and ends at once with the same error: no request, no document.
 		await stack.startWorker(victimIndex);
-		const retried = await stack.main.rest<{ id?: string } | boolean>(`/executions/${executionId}/retry`, { body: { loadWorkflow: false } });
-		const retryId = await waitFor('the retry execution', async () => {
+		const beforeRetry = emulator.requests.at(-1)?.sequence ?? 0;
+		await stack.main.rest(`/executions/${executionId}/retry`, { body: { loadWorkflow: false } });
+		const retry = await waitFor('the retry execution', async () => {
 			const all = await listExecutions(stack.main, crash.id!);
-			return all.find((record) => record.id !== executionId && record.stoppedAt)?.id;
+			return all.find((record) => record.id !== executionId && record.stoppedAt && record.mode === 'retry');
 		}, 300_000, 1000);
-		const retry = await waitForExecution(stack.main, retryId, 600_000);
-		expect(retry.data?.resultData.error).toBeUndefined();
-		expect(retry.status).toBe('success');
-		expect(await workerThatRan(stack, retryId)).toMatch(/^worker-[12]$/);
-		expect(executionOutput(retry, 'Upload in parts')[0]).toMatchObject({ fileName: 'crash-invoice.txt', fileSize: CRASH_BYTES, status: 'processed', values: INVOICE_EXPECTED });
-		// One document: the interrupted multipart upload was never completed, so it made none.
+		expect(retry.status).toBe('error');
+		expect(Object.keys(retry.data?.resultData.runData ?? {})).toEqual([]);
+		expect(emulator.requests.filter((entry) => entry.sequence > beforeRetry)).toEqual([]);
+		expect(filesOfCrash()).toHaveLength(0);
+
+		// So the user runs the workflow again: one document, since the interrupted upload never completed.
+		const again = await runOnWorker(crash.id!, 'Start');
+		expect(again.execution.data?.resultData.error).toBeUndefined();
+		expect(again.worker).toMatch(/^worker-[12]$/);
+		expect(executionOutput(again.execution, 'Upload in parts')[0]).toMatchObject({ fileName: 'crash-invoice.txt', fileSize: CRASH_BYTES, status: 'processed', values: INVOICE_EXPECTED });
 		expect(filesOfCrash()).toHaveLength(1);
+		expect(multipartsOfCrash()).toHaveLength(2);
 		expect(multipartsOfCrash().filter((record) => record.completed)).toHaveLength(1);
 		console.log(
-			`crash: ${victim} killed after ${partsBeforeKill} of ${CRASH_BYTES / (5 * 1024 * 1024)} parts; execution ${executionId} became "${interrupted.status}"; ` +
-				`retry ${retryId} (answer ${JSON.stringify(retried)}) ran on ${await workerThatRan(stack, retryId)}; documents named crash-invoice.txt: ${filesOfCrash().length}`,
+			`crash: ${victim} killed after ${partsBeforeKill} of ${CRASH_BYTES / (5 * 1024 * 1024)} parts; execution ${executionId} became "${interrupted.status}" ` +
+				`(${interrupted.data?.resultData.error?.message ?? JSON.stringify(interrupted.data?.resultData.error)}); n8n's retry ${retry.id} ended "${retry.status}" without a request; ` +
+				`the run again (${again.execution.id}) on ${again.worker}; documents named crash-invoice.txt: ${filesOfCrash().length}`,
 		);
-		expect(mainEnqueued(stack, retryId)).toBe(true);
 	});
 });
