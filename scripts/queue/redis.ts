@@ -12,6 +12,8 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 
+import { supervise } from './child';
+
 export function findRedisServer(): string | undefined {
 	if (process.env.QUEUE_REDIS_SERVER) return process.env.QUEUE_REDIS_SERVER;
 	const dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/bin', '/usr/sbin', '/usr/local/bin'];
@@ -69,26 +71,14 @@ export async function startRedis(options: RedisOptions): Promise<RedisServer> {
 		],
 		{ cwd: options.dir, stdio: 'ignore', detached: true },
 	);
-	let exited = false;
-	const exitPromise = new Promise<void>((resolve) => child.on('exit', () => ((exited = true), resolve())));
-	const killOnExit = () => signal(child.pid!, 'SIGKILL');
-	process.on('exit', killOnExit);
-
-	async function stop(): Promise<void> {
-		process.off('exit', killOnExit);
-		if (exited) return;
-		signal(child.pid!, 'SIGTERM');
-		const timer = setTimeout(() => signal(child.pid!, 'SIGKILL'), 20_000);
-		await exitPromise;
-		clearTimeout(timer);
-	}
+	const { stop, hasExited } = supervise(child, 'SIGTERM', 'SIGKILL');
 
 	const deadline = Date.now() + 30_000;
 	while (!(await answersPing(options.port))) {
-		if (exited || Date.now() > deadline) {
+		if (hasExited() || Date.now() > deadline) {
 			await stop();
 			const tail = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(-3000) : '';
-			throw new Error(`redis-server did not start on port ${options.port} (${exited ? 'it exited' : 'timeout'}):\n${tail}`);
+			throw new Error(`redis-server did not start on port ${options.port} (${hasExited() ? 'it exited' : 'timeout'}):\n${tail}`);
 		}
 		await new Promise((resolve) => setTimeout(resolve, 100));
 	}
@@ -112,12 +102,4 @@ export function answersPing(port: number, host = '127.0.0.1'): Promise<boolean> 
 			if (answer.includes('\r\n')) done(answer.startsWith('+PONG'));
 		});
 	});
-}
-
-function signal(pid: number, name: NodeJS.Signals): void {
-	try {
-		process.kill(pid, name);
-	} catch {
-		// already gone
-	}
 }
