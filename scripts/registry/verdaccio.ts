@@ -147,7 +147,8 @@ export interface PackedPackage {
 
 /**
  * `npm pack` of the (already built) repository, unpacked into a temp folder; with `version`,
- * that folder's package.json gets it (the repository's package.json is not touched).
+ * that folder's package.json gets it, and its publishConfig is dropped (the repository's
+ * package.json is not touched).
  */
 export async function packPackage(options: { version?: string; packageDir?: string } = {}): Promise<PackedPackage> {
 	const packageDir = options.packageDir ?? REPOSITORY_ROOT;
@@ -158,10 +159,11 @@ export async function packPackage(options: { version?: string; packageDir?: stri
 	const dir = path.join(work, 'package');
 	const manifestPath = path.join(dir, 'package.json');
 	const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as Record<string, unknown> & { name: string; version: string };
-	if (options.version) {
-		manifest.version = options.version;
-		fs.writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
-	}
+	if (options.version) manifest.version = options.version;
+	// publishConfig is for the public registry (provenance needs a CI identity, a registry there
+	// would win over --registry): the local registry gets the package without it.
+	delete manifest.publishConfig;
+	fs.writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
 	return { name: manifest.name, version: manifest.version, dir };
 }
 
