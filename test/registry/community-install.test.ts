@@ -4,7 +4,7 @@
  * installs it through its Community Nodes REST API (what Settings -> Community Nodes calls) with
  * N8N_COMMUNITY_PACKAGES_REGISTRY pointing at that registry. A credential and a workflow made
  * after the install run; a newer version is published and installed through n8n's update path
- * (PATCH), and the same workflow and credential keep working; the uninstall (DELETE) leaves
+ * (PATCH), and the same workflow and credential keep working, also after a restart; the uninstall (DELETE) leaves
  * n8n healthy.
  *
  * n8n serves a registry other than registry.npmjs.org only with the licensed feature
@@ -59,6 +59,8 @@ describe('published to an npm registry, installed, updated and uninstalled throu
 	let first: PackedPackage;
 	let credentialId: string;
 	let workflowId: string;
+	let n8nEnv: Record<string, string>;
+	let secondVersion: string;
 	const installedManifest = () => path.join(userFolder, '.n8n', 'nodes', 'node_modules', first.name, 'package.json');
 	const installedVersionOnDisk = () => (JSON.parse(fs.readFileSync(installedManifest(), 'utf8')) as { version: string }).version;
 	/** Tarballs the registry served (its JSON log lines). */
@@ -78,23 +80,24 @@ describe('published to an npm registry, installed, updated and uninstalled throu
 		emulator = await startEmulator({ processingDelayMs: 300 });
 		userFolder = makeUserFolder('n8n-dex-registry-');
 		await writeExampleDocuments(path.join(userFolder, DOCUMENTS_FOLDER));
-		n8n = await startN8n({
-			userFolder,
-			runtime: await ensureN8n(),
-			env: {
-				...stackEnv(userFolder),
-				N8N_COMMUNITY_PACKAGES_REGISTRY: registry.url,
-				E2E_TESTS: 'true',
-				// n8n's list of installed packages runs `npm outdated` without a registry: npm's own
-				// configuration names it, as an administrator with a private registry sets it.
-				npm_config_registry: `${registry.url}/`,
-				// The npm that n8n runs gets an empty cache of its own, so every tarball comes from the registry.
-				npm_config_cache: path.join(userFolder, 'npm-cache'),
-			},
-		});
+		n8nEnv = {
+			...stackEnv(userFolder),
+			N8N_COMMUNITY_PACKAGES_REGISTRY: registry.url,
+			E2E_TESTS: 'true',
+			// n8n's list of installed packages runs `npm outdated` without a registry: npm's own
+			// configuration names it, as an administrator with a private registry sets it.
+			npm_config_registry: `${registry.url}/`,
+			// The npm that n8n runs gets an empty cache of its own, so every tarball comes from the registry.
+			npm_config_cache: path.join(userFolder, 'npm-cache'),
+		};
+		n8n = await startN8n({ userFolder, runtime: await ensureN8n(), env: n8nEnv });
+		await enableCustomRegistry();
+	});
+
+	async function enableCustomRegistry(): Promise<void> {
 		const enabled = await n8n.request('/rest/e2e/feature', { method: 'PATCH', body: { feature: CUSTOM_REGISTRY_FEATURE, enabled: true } });
 		if (!enabled.ok) throw new Error(`PATCH /rest/e2e/feature answered ${enabled.status}: ${await enabled.text()}`);
-	});
+	}
 
 	afterAll(async () => {
 		await n8n?.stop();
@@ -147,6 +150,7 @@ describe('published to an npm registry, installed, updated and uninstalled throu
 
 	test('update (PATCH /rest/community-packages) to a newer published version: the same workflow and credential keep working', async () => {
 		const second = await packPackage({ version: nextPatch(first.version) });
+		secondVersion = second.version;
 		await publishPackage(registry, second);
 		const listed = await n8n.rest<InstalledPackage[]>('/community-packages');
 		expect(listed.map((entry) => [entry.installedVersion, entry.updateAvailable])).toEqual([[first.version, second.version]]);
@@ -158,6 +162,14 @@ describe('published to an npm registry, installed, updated and uninstalled throu
 
 		const workflow = await n8n.rest<{ nodes: WorkflowJson['nodes'] }>(`/workflows/${workflowId}`);
 		expect(workflow.nodes.find((node) => node.type === NODE_TYPE)?.credentials?.documentExtractionApi.id).toBe(credentialId);
+		await expectWorkflowExtracts();
+	});
+
+	test('after a restart n8n loads the updated version from its nodes folder and the workflow still runs', async () => {
+		await n8n.stop();
+		n8n = await startN8n({ userFolder, runtime: await ensureN8n(), env: n8nEnv });
+		await enableCustomRegistry();
+		expect((await n8n.rest<InstalledPackage[]>('/community-packages')).map((entry) => entry.installedVersion)).toEqual([secondVersion]);
 		await expectWorkflowExtracts();
 	});
 
