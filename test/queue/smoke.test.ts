@@ -12,12 +12,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { INVOICE_EXPECTED, INVOICE_PDF_FILE_NAME, RECEIPT_EXPECTED, RECEIPT_FILE_NAME, invoiceText } from '../fixtures/documents';
+import { INVOICE_EXPECTED, INVOICE_PDF_FILE_NAME, RECEIPT_EXPECTED, RECEIPT_FILE_NAME } from '../fixtures/documents';
 import { EXAMPLE_ZIP_FILE_NAME } from '../../scripts/example-documents';
-import { executionOutput, readExample, runWorkflow, waitForExecution, listExecutions } from '../../scripts/n8n-stack';
+import { executionOutput, readExample, runWorkflow, waitForExecution } from '../../scripts/n8n-stack';
 import { startQueueStack, type QueueStack } from '../../scripts/queue/queue-stack';
-import { waitFor } from '../e2e/helpers';
-import { WEBHOOK_PATH, WEBHOOK_UPLOAD, mainEnqueued, workerThatRan } from './workflows';
+import { webhookFileThroughWorker } from './webhook-check';
+import { WEBHOOK_UPLOAD, mainEnqueued, workerThatRan } from './workflows';
 
 const DISK = readExample('extract-documents-from-disk.json');
 
@@ -61,48 +61,8 @@ describe('queue mode smoke: main + 2 workers, PostgreSQL 17, Redis, binary data 
 	});
 
 	test('a file posted to a webhook on main is uploaded and downloaded on a worker; main serves the downloaded file', async () => {
-		const text = invoiceText();
-		// n8n answers 404 for a moment after activation: retry until the webhook is registered.
-		const answer = await waitFor(
-			'the webhook to answer',
-			async () => {
-				const response = await fetch(`${stack.main.url}/webhook/${WEBHOOK_PATH}`, {
-					method: 'POST',
-					headers: { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="webhook-invoice.txt"' },
-					body: text,
-				});
-				if (response.status === 404) return undefined;
-				return { status: response.status, body: await response.text() };
-			},
-			60_000,
-			1000,
-		);
-		expect(answer.status).toBe(200);
-		const answered = JSON.parse(answer.body) as Record<string, unknown>;
-		expect(answered).toMatchObject({ fileName: 'webhook-invoice.txt', status: 'processed' });
-
-		const [execution] = await waitFor('the webhook execution', async () => {
-			const done = (await listExecutions(stack.main, WEBHOOK_UPLOAD.id!)).filter((record) => record.stoppedAt);
-			return done.length ? done : undefined;
-		}, 60_000);
-		expect(execution.status).toBe('success');
-		expect(execution.mode).toBe('webhook');
-		expect(mainEnqueued(stack, execution.id)).toBe(true);
-		expect(await workerThatRan(stack, execution.id)).toMatch(/^worker-[12]$/);
-
-		const [uploaded] = executionOutput(execution, 'Upload and wait');
-		expect(uploaded).toMatchObject({ fileName: 'webhook-invoice.txt', status: 'processed', values: INVOICE_EXPECTED });
-		// The emulator received exactly the bytes posted to main.
-		const stored = stack.emulator.state.files.get(String(uploaded.fileId));
-		expect(stored?.fileSize).toBe(Buffer.byteLength(text));
-
-		// The Download's binary, written by the worker into the database, as the editor fetches it from main.
-		const runs = (execution.data?.resultData.runData['Download it'] ?? []) as Array<{ data?: { main?: Array<Array<{ binary?: Record<string, { id?: string; fileName?: string }> }>> } }>;
-		const binary = runs[0]?.data?.main?.[0]?.[0]?.binary?.data;
-		expect(binary?.id).toMatch(/^database:/);
-		const view = await stack.main.request(`/rest/binary-data?id=${encodeURIComponent(binary!.id!)}&action=view`);
-		expect(view.status).toBe(200);
-		expect(await view.text()).toBe(text);
+		const binaryId = await webhookFileThroughWorker(stack);
+		expect(binaryId).toMatch(/^database:/);
 	});
 
 	test('no n8n process tried to reach anything but 127.0.0.1', () => {
