@@ -156,7 +156,7 @@ export function n8nCli(options: CliOptions): N8nCli {
 		return new Promise((resolve, reject) => {
 			const child = spawn(rt.nodeBin, [rt.n8nEntry, ...args], {
 				cwd: userFolder,
-				env: { ...rt.env, ...headlessEnv(userFolder), ...options.env, ...extra.env },
+				env: { ...rt.env, ...headlessEnv(userFolder), ...rt.n8nEnv, ...options.env, ...extra.env },
 				stdio: ['ignore', 'pipe', 'pipe'],
 			});
 			let stdout = '';
@@ -215,7 +215,9 @@ export function n8nCli(options: CliOptions): N8nCli {
 		},
 
 		async publishWorkflow(workflowId) {
-			await runOrThrow(['publish:workflow', `--id=${workflowId}`], 'Changes will not take effect');
+			// n8n 1.x has no publish:workflow; it activates with update:workflow --active=true.
+			const args = (await runtime()).n8nVersion.startsWith('1.') ? ['update:workflow', `--id=${workflowId}`, '--active=true'] : ['publish:workflow', `--id=${workflowId}`];
+			await runOrThrow(args, 'Changes will not take effect');
 		},
 	};
 }
@@ -291,6 +293,8 @@ export interface RequestOptions {
 
 export interface N8nInstance extends N8nCli {
 	url: string;
+	/** The n8n version running (runtime.n8nVersion). */
+	n8nVersion: string;
 	port: number;
 	pid: number;
 	owner: Owner;
@@ -338,7 +342,7 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 	let output = '';
 	const child: ChildProcess = spawn(runtime.nodeBin, [runtime.n8nEntry, command, ...(options.args ?? [])], {
 		cwd: userFolder,
-		env: { ...runtime.env, ...headlessEnv(userFolder), ...extraEnv },
+		env: { ...runtime.env, ...headlessEnv(userFolder), ...runtime.n8nEnv, ...extraEnv },
 		stdio: ['ignore', 'pipe', 'pipe'],
 		// Own process group: stop() then also ends the task runner n8n spawns.
 		detached: true,
@@ -434,6 +438,7 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 	return {
 		...cli,
 		url,
+		n8nVersion: runtime.n8nVersion,
 		port,
 		pid: child.pid!,
 		owner,

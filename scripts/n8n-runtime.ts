@@ -25,6 +25,8 @@ export interface N8nVersionSpec {
 	node: string;
 	/** The host folder under scripts/ holding its package.json (pin, overrides) and lockfile. */
 	hostTemplate: string;
+	/** What this n8n needs over the launcher's headless environment (applied after it). */
+	n8nEnv?: Record<string, string>;
 }
 
 /**
@@ -33,7 +35,8 @@ export interface N8nVersionSpec {
  */
 export const N8N_VERSIONS: Readonly<Record<string, N8nVersionSpec>> = {
 	[N8N_VERSION]: { n8n: N8N_VERSION, node: NODE_VERSION, hostTemplate: 'n8n-host' },
-	'1.123.81': { n8n: '1.123.81', node: '22.23.3', hostTemplate: 'n8n-host-1.x' },
+	// 1.x has no module "mcp-registry" and refuses to start when N8N_DISABLED_MODULES names it.
+	'1.123.81': { n8n: '1.123.81', node: '22.23.3', hostTemplate: 'n8n-host-1.x', n8nEnv: { N8N_DISABLED_MODULES: '' } },
 };
 
 const MARKER_FILE = '.n8n-runtime.json';
@@ -61,6 +64,8 @@ export interface N8nRuntime {
 	n8nEntry: string;
 	/** PATH with that Node first and npm_config_nodedir set, for every child process that needs it. */
 	env: NodeJS.ProcessEnv;
+	/** Environment this n8n version needs over the launcher's headlessEnv() (empty for 2.41.1). */
+	n8nEnv: Record<string, string>;
 }
 
 export interface EnsureOptions {
@@ -86,6 +91,7 @@ function runtimePaths(cacheDir: string, spec: N8nVersionSpec): N8nRuntime {
 		cacheDir,
 		n8nVersion: spec.n8n,
 		nodeVersion: spec.node,
+		n8nEnv: spec.n8nEnv ?? {},
 		nodeDir,
 		nodeBin: path.join(nodeBinDir, 'node'),
 		hostDir,

@@ -216,8 +216,10 @@ export interface ExecutionRecord {
 
 /** Starts a saved workflow from its trigger in the server, as the editor's "Execute workflow" does; returns the execution id. */
 export async function runWorkflow(n8n: N8nInstance, workflowId: string, triggerName: string): Promise<string> {
+	// n8n 1.x also wants the whole workflow in the body.
+	const workflowData = n8n.n8nVersion?.startsWith('1.') ? await n8n.rest<Record<string, unknown>>(`/workflows/${workflowId}`) : undefined;
 	const started = await n8n.rest<{ executionId?: string; waitingForWebhook?: boolean }>(`/workflows/${workflowId}/run`, {
-		body: { triggerToStartFrom: { name: triggerName } },
+		body: { ...(workflowData ? { workflowData } : {}), triggerToStartFrom: { name: triggerName } },
 	});
 	if (!started.executionId) throw new Error(`n8n started no execution of ${workflowId}: ${JSON.stringify(started)}`);
 	return started.executionId;
@@ -226,9 +228,15 @@ export async function runWorkflow(n8n: N8nInstance, workflowId: string, triggerN
 /** Waits until an execution has ended and returns it with its data (public API). */
 export async function waitForExecution(n8n: N8nInstance, executionId: string, timeoutMs = 300_000): Promise<ExecutionRecord> {
 	const deadline = Date.now() + timeoutMs;
+	let endedSeenAt: number | undefined;
 	for (;;) {
 		const execution = await n8n.publicApi<ExecutionRecord>(`/executions/${executionId}?includeData=true`);
-		if (execution.stoppedAt && !['running', 'new', 'waiting'].includes(execution.status)) return execution;
+		if (execution.stoppedAt && !['running', 'new', 'waiting'].includes(execution.status)) {
+			// n8n 1.x stores an ended execution's status before its data: give the data 10 s to follow.
+			const hasData = Object.keys(execution.data?.resultData.runData ?? {}).length > 0 || execution.data?.resultData.error !== undefined;
+			endedSeenAt ??= Date.now();
+			if (hasData || Date.now() - endedSeenAt > 10_000) return execution;
+		}
 		if (Date.now() > deadline) throw new Error(`execution ${executionId} still ${execution.status} after ${timeoutMs / 1000} s`);
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
