@@ -41,16 +41,16 @@ export function defineResource(
 	return {
 		operations: Object.fromEntries(entries.map((entry) => [entry.value, entry.module])),
 		description: [selector, ...entries.flatMap((entry) => entry.module.description)],
-		toolDescription: entries.map((entry) => ({
+		toolDescription: entries.map(({ value, toolDescription }) => ({
 			displayName: 'Description',
 			name: 'toolDescription',
 			type: 'string',
 			typeOptions: { rows: 3 },
 			required: true,
-			default: entry.toolDescription,
+			default: toolDescription,
 			description:
 				'What the AI agent is told this tool does. The default says what the operation does, what it needs and what it returns.',
-			displayOptions: { show: { resource: [resource], operation: [entry.value] } },
+			displayOptions: { show: { resource: [resource], operation: [value] } },
 		})),
 	};
 }

@@ -10,6 +10,7 @@ export const BATCHING_PARAMETER = 'options.batching';
 
 /** Values of a Batching option that was added but not filled in. */
 export const BATCHING_DEFAULTS = { batchSize: 8, batchInterval: 0 };
+const { batchSize: DEFAULT_BATCH_SIZE, batchInterval: DEFAULT_BATCH_INTERVAL } = BATCHING_DEFAULTS;
 
 export const batchingOption: INodeProperties = {
 	displayName: 'Batching',
@@ -28,7 +29,7 @@ export const batchingOption: INodeProperties = {
 					name: 'batchSize',
 					type: 'number',
 					typeOptions: { minValue: 1, numberPrecision: 0 },
-					default: BATCHING_DEFAULTS.batchSize,
+					default: DEFAULT_BATCH_SIZE,
 					description:
 						'How many items are sent at the same time. Output order and pairing stay those of the input.',
 				},
@@ -37,7 +38,7 @@ export const batchingOption: INodeProperties = {
 					name: 'batchInterval',
 					type: 'number',
 					typeOptions: { minValue: 0 },
-					default: BATCHING_DEFAULTS.batchInterval,
+					default: DEFAULT_BATCH_INTERVAL,
 					description:
 						'Pause between batches, to throttle. 0: no batches, a new item starts as soon as one finishes (at most Items per Batch at a time).',
 				},

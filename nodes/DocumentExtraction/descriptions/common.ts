@@ -5,6 +5,9 @@ import { WAIT_LIMITS } from '../transport';
 
 /** Parameter descriptions used by more than one operation, defined once. */
 
+const DEFAULT_MAX_WAIT_SECONDS = WAIT_LIMITS.defaultMaxWaitSeconds;
+const DEFAULT_REQUEST_TIMEOUT_SECONDS = WAIT_LIMITS.defaultRequestTimeoutSeconds;
+
 /** The package's documentation (its README); hints link to its sections. */
 export const DOCUMENTATION_URL = 'https://www.npmjs.com/package/n8n-nodes-document-extraction';
 
@@ -80,7 +83,7 @@ const maxRetryWaitOption: INodeProperties = {
 	name: 'maxRateLimitWait',
 	type: 'number',
 	typeOptions: { minValue: 0, maxValue: WAIT_LIMITS.maxMaxWaitSeconds },
-	default: WAIT_LIMITS.defaultMaxWaitSeconds,
+	default: DEFAULT_MAX_WAIT_SECONDS,
 	description:
 		'How long one item may wait in total before its requests are tried again: after "too many requests" (HTTP 429, the node waits as long as the API asks, at least 1 second, and holds the other items too) and after server or network failures (0.5, 1, 2 … seconds). When a wait would go past it, the item fails and says why. 0 never waits: the first 429 or failure fails the item.',
 };
@@ -91,7 +94,7 @@ const requestTimeoutOption: INodeProperties = {
 	name: 'requestTimeout',
 	type: 'number',
 	typeOptions: { minValue: WAIT_LIMITS.minRequestTimeoutSeconds },
-	default: WAIT_LIMITS.defaultRequestTimeoutSeconds,
+	default: DEFAULT_REQUEST_TIMEOUT_SECONDS,
 	description:
 		'How long one request may go without an answer, or a file upload or download without moving a byte, before it is abandoned (and tried again when that is safe)',
 };
@@ -139,14 +142,12 @@ export function resultLimit(context: IExecuteFunctions, itemIndex: number): numb
 }
 
 /**
- * The "By ID" mode of a resource locator for a 24-hex id (directory, file type, workflow,
- * schema), checked in the editor; the operation checks it again before any request.
+ * The check of a resource locator's "By ID" mode for a 24-hex id (directory, file type, workflow,
+ * schema), in the editor; the operation checks it again before any request. Spread into a mode
+ * written in the locator's `modes`.
  */
-export function objectIdMode(what: string): INodePropertyMode {
+export function objectIdCheck(what: string): Pick<INodePropertyMode, 'placeholder' | 'validation'> {
 	return {
-		displayName: 'By ID',
-		name: 'id',
-		type: 'string',
 		placeholder: 'e.g. 6650a00000000000000e0001',
 		validation: [
 			{
@@ -170,13 +171,15 @@ export function sortOptions(
 	fields: Array<{ name: string; value: string }>,
 	order: { default: 'ASC' | 'DESC'; ascending?: string; descending?: string; description?: string },
 ): INodeProperties[] {
+	const defaultField = fields[0].value;
+	const defaultOrder = order.default;
 	return [
 		{
 			displayName: 'Sort By',
 			name: 'sortBy',
 			type: 'options',
 			options: fields,
-			default: fields[0].value,
+			default: defaultField,
 			description: `The field to order the ${what} by`,
 		},
 		{
@@ -187,7 +190,7 @@ export function sortOptions(
 				{ name: order.ascending ?? 'Ascending', value: 'ASC' },
 				{ name: order.descending ?? 'Descending', value: 'DESC' },
 			].sort((a, b) => a.name.localeCompare(b.name)),
-			default: order.default,
+			default: defaultOrder,
 			...(order.description ? { description: order.description } : {}),
 		},
 	];

@@ -7,8 +7,8 @@ import type { INodeProperties } from 'n8n-workflow';
  * model ID ("By ID"). The Aegis model's full identifier is not published, so it is not listed.
  */
 export const OCR_MODELS: ReadonlyArray<{ value: string; name: string; language: string }> = [
-	{ value: 'Beethoven_ENG_O5.6', name: 'OpenAI v6', language: 'English' },
-	{ value: 'Beethoven_ENG_G5.5', name: 'Gemini v5', language: 'English' },
+	{ value: 'Beethoven_ENG_O5.6', name: 'OpenAI V6', language: 'English' },
+	{ value: 'Beethoven_ENG_G5.5', name: 'Gemini V5', language: 'English' },
 	{ value: 'Beethoven_ENG_GP25', name: 'Gemini Pro 2.5', language: 'English' },
 	{ value: 'Beethoven_ENG_GP25.1', name: 'Gemini Pro 2.5 (v25.1)', language: 'English' },
 	{ value: 'Beethoven_ENG_GP25.2', name: 'Gemini Pro 2.5 PDF', language: 'English' },

@@ -17,3 +17,10 @@ export function objectAt(
 	}
 	return value as IDataObject;
 }
+
+/** A copy of `body` without `key` (e.g. a presigned URL, a short-lived bearer secret, left out of the output). */
+export function withoutField(body: IDataObject, key: string): IDataObject {
+	const copy = { ...body };
+	delete copy[key];
+	return copy;
+}

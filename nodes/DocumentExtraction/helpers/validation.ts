@@ -51,9 +51,9 @@ function textOf(context: IExecuteFunctions, itemIndex: number, parameter: string
 }
 
 /** Control characters (line breaks included): refused in names, ids and URLs. */
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL_CHARACTERS = /\p{Cc}/u;
 /** Control characters other than tab and line breaks: refused in text of several lines. */
-const CONTROL_CHARACTERS_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+const CONTROL_CHARACTERS_BUT_LINES = /(?![\t\n\r])\p{Cc}/u;
 
 /** The two id forms of the API: UUIDs (files, uploads) and 24-hex ids (everything else). */
 const ID_FORMS = {
@@ -175,7 +175,7 @@ export function requireTextList(
 const MAX_URL_LENGTH = 2048;
 
 /** Spaces, control and invisible characters, backslashes: the URL parser would drop or reinterpret them. */
-const URL_HAZARDS = /[\s\\\u0000-\u001f\u007f-\u009f\p{Cf}\p{Zs}\p{Zl}\p{Zp}]/u;
+const URL_HAZARDS = /[\s\\\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}]/u;
 
 /**
  * A URL the service will call (Callback URL): https with a host, no user name or password, no

@@ -1,5 +1,4 @@
-import type { IDataObject, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
-import type { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions, JsonObject, NodeOperationError } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { connectionFor } from './connection';

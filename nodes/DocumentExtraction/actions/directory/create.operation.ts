@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { objectIdMode, optionsCollection } from '../../descriptions/common';
+import { objectIdCheck, optionsCollection } from '../../descriptions/common';
 import { objectAt } from '../../helpers/response';
 import { optionalText, requireObjectId, requireText } from '../../helpers/validation';
 import { apiRequest, idempotencyKey } from '../../transport';
@@ -29,7 +29,7 @@ const properties: INodeProperties[] = [
 		description:
 			'The directory to create the new one in. Leave empty to create it at the root of the workspace.',
 		hint: 'Nesting is limited by the workspace\'s maximum directory depth (one level below the root unless changed)',
-		modes: [objectIdMode('directory')],
+		modes: [{ displayName: 'By ID', name: 'id', type: 'string', ...objectIdCheck('directory') }],
 	},
 	{
 		displayName: 'Description',

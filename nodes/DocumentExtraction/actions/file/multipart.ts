@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { BinarySource, RangeReader } from '../../helpers/binary';
 import { forEachConcurrently } from '../../helpers/concurrency';
+import { withoutField } from '../../helpers/response';
 import {
 	apiRequest,
 	apiRequestWithResponse,
@@ -222,7 +223,7 @@ export async function multipartUpload(
 		itemIndex,
 	});
 	const initiation = answer.body;
-	const { presignedUrls: _secret, ...info } = initiation;
+	const info = withoutField(initiation, 'presignedUrls');
 	const multipartId = initiation.id;
 	const storageKey = initiation.key;
 	if (typeof multipartId !== 'string' || typeof storageKey !== 'string') {

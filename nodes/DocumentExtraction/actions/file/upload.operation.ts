@@ -31,6 +31,7 @@ import type { MultipartSettings } from './multipart';
 import { BYTES_PER_MB, multipartUpload } from './multipart';
 import { valuesField } from '../../helpers/values';
 import { bytesAlreadyArrived, isReplayed, waitForUpload } from './shared';
+import { withoutField } from '../../helpers/response';
 
 /** A presigned upload URL is valid for 300 seconds from the upload request (api-spec, Limits). */
 const UPLOAD_URL_LIFETIME_MS = 300 * 1000;
@@ -397,7 +398,7 @@ async function singleUpload(
 	}
 
 	// The presigned URL is a short-lived bearer secret: it is not part of the output.
-	const { presignedUploadURL: _omitted, ...uploadInfo } = upload;
+	const uploadInfo = withoutField(upload, 'presignedUploadURL');
 	if (isReplayed(answer.headers) && (await bytesAlreadyArrived.call(context, uploadId, itemIndex))) {
 		return uploadInfo;
 	}

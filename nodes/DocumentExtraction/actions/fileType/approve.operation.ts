@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { objectIdMode, optionsCollection } from '../../descriptions/common';
+import { objectIdCheck, optionsCollection } from '../../descriptions/common';
 import { currentSchemaIds, listFileTypes } from '../../helpers/fileTypes';
 import { requireObjectId, requireOneOf } from '../../helpers/validation';
 import { apiRequest, idempotencyKey } from '../../transport';
@@ -47,7 +47,7 @@ const properties: INodeProperties[] = [
 				placeholder: 'Select a file type...',
 				typeOptions: { searchListMethod: 'searchFileTypes', searchable: true },
 			},
-			objectIdMode('file type'),
+			{ displayName: 'By ID', name: 'id', type: 'string', ...objectIdCheck('file type') },
 		],
 	},
 	{

@@ -38,7 +38,7 @@ const MAX_PAGES = 10000;
 
 const properties: INodeProperties[] = [
 	{
-		displayName: 'Document Types',
+		displayName: 'Document Type Names or IDs',
 		name: 'documentTypes',
 		type: 'multiOptions',
 		typeOptions: { loadOptionsMethod: 'getFileTypes' },

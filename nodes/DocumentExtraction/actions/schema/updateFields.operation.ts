@@ -125,7 +125,7 @@ const properties: INodeProperties[] = [
 		default: '[\n  { "title": "Invoice Number", "description": "Number printed on the invoice" }\n]',
 		required: true,
 		description:
-			'An array of field definitions: id, title, description, type (STRING, NUMBER, BOOLEAN, DATE, OBJECT), format, hidden, internet_context, fieldSuggestion, items, value, enumValues, inlineListType',
+			'An array of field definitions: ID, title, description, type (STRING, NUMBER, BOOLEAN, DATE, OBJECT), format, hidden, internet_context, fieldSuggestion, items, value, enumValues, inlineListType',
 		displayOptions: { show: { inputMode: ['json'] } },
 	},
 	optionsCollection(),

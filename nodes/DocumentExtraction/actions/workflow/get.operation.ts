@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { objectIdMode, optionsCollection } from '../../descriptions/common';
+import { objectIdCheck, optionsCollection } from '../../descriptions/common';
 import { objectAt } from '../../helpers/response';
 import { requireObjectId } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
@@ -14,7 +14,7 @@ const properties: INodeProperties[] = [
 		default: { mode: 'id', value: '' },
 		required: true,
 		description: 'The workflow to read, by its ID (shown in the dashboard)',
-		modes: [objectIdMode('workflow')],
+		modes: [{ displayName: 'By ID', name: 'id', type: 'string', ...objectIdCheck('workflow') }],
 	},
 	optionsCollection(),
 ];
