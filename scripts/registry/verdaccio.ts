@@ -14,10 +14,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { freePort } from '../n8n-launcher';
-import { defaultCacheDir, ensureN8n } from '../n8n-runtime';
+import { ensureCachedTool, run } from '../cached-tool';
+import { ensureN8n } from '../n8n-runtime';
 
 export const VERDACCIO_VERSION = '6.10.4';
-const MARKER_FILE = '.verdaccio.json';
 export const REPOSITORY_ROOT = path.resolve(__dirname, '..', '..');
 
 export interface Registry {
@@ -35,21 +35,11 @@ export interface Registry {
 
 /** Installs verdaccio into the cache on first use; returns its bin script. Seconds once cached, about a minute the first time. */
 export async function ensureVerdaccio(log: (line: string) => void = (line) => process.stderr.write(`[verdaccio] ${line}\n`)): Promise<string> {
-	const dir = path.join(defaultCacheDir(), `verdaccio-${VERDACCIO_VERSION}`);
-	const bin = path.join(dir, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
-	const marker = path.join(dir, MARKER_FILE);
-	if (fs.existsSync(marker) && fs.existsSync(bin)) return bin;
-	const started = Date.now();
-	fs.mkdirSync(dir, { recursive: true });
+	const entry = path.join('node_modules', 'verdaccio', 'bin', 'verdaccio');
 	// verdaccio asks for node-fetch by the dist-tag "cjs", which this registry does not carry: 2.7.0 is what it names.
-	const manifest = { private: true, dependencies: { verdaccio: VERDACCIO_VERSION }, overrides: { 'node-fetch': '2.7.0' } };
-	fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
-	log(`installing verdaccio ${VERDACCIO_VERSION} from the npm registry into ${dir}`);
-	await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: dir });
-	if (!fs.existsSync(bin)) throw new Error(`verdaccio was installed but ${bin} is missing`);
-	fs.writeFileSync(marker, JSON.stringify({ verdaccio: VERDACCIO_VERSION }));
-	log(`verdaccio ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-	return bin;
+	const manifest = { dependencies: { verdaccio: VERDACCIO_VERSION }, overrides: { 'node-fetch': '2.7.0' } };
+	const dir = await ensureCachedTool({ folder: `verdaccio-${VERDACCIO_VERSION}`, manifest, entry }, log);
+	return path.join(dir, entry);
 }
 
 export async function startVerdaccio(options: { port?: number } = {}): Promise<Registry> {
@@ -176,16 +166,3 @@ export async function publishPackage(registry: Registry, packed: PackedPackage):
 	);
 }
 
-function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<string> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-		child.on('error', reject);
-		child.on('close', (code) =>
-			code === 0 ? resolve(stdout) : reject(new Error(`${command} ${args.join(' ')} (in ${options.cwd}) exited with ${code}:\n${(stdout + stderr).slice(-4000)}`)),
-		);
-	});
-}
