@@ -3,7 +3,7 @@
  * @n8n/node-cli) over the shipped code, with the CLI's own template eslint.config.mjs, exactly as
  * a package scaffolded by `npm create @n8n/node` is linted. The CLI is installed into the cache
  * on first use (its dependency scripts demand pnpm, so it cannot be a dev dependency installed by
- * `npm ci`), and runs on the Node that n8n runs on (it wants Node 24).
+ * `npm ci`), and runs on the Node that n8n runs on (it wants Node 24; n8n itself is not installed for it).
  *
  * It lints a copy of nodes/, credentials/, icons/, package.json and tsconfig.json in a folder
  * beside the CLI's node_modules: our own eslint.config.mjs is not the template (it also turns
@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import { ensureCachedTool, run } from './cached-tool';
-import { ensureN8n } from './n8n-runtime';
+import { ensureNodeOf } from './n8n-runtime';
 
 export const NODE_CLI_VERSION = '0.48.3';
 const REPOSITORY_ROOT = path.resolve(__dirname, '..');
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
 		path.join(dir, 'node_modules', '@n8n', 'node-cli', 'dist', 'template', 'templates', 'shared', 'default', 'eslint.config.mjs'),
 		path.join(stage, 'eslint.config.mjs'),
 	);
-	const { nodeBin, nodeVersion, env } = await ensureN8n();
+	const { nodeBin, nodeVersion, env } = await ensureNodeOf();
 	log(`@n8n/node-cli ${NODE_CLI_VERSION} on Node ${nodeVersion} over ${LINTED.join(', ')}`);
 	try {
 		const output = await run(nodeBin, [path.join(dir, entry), 'lint'], { cwd: stage, env: { ...env, PATH: `${path.dirname(nodeBin)}:${process.env.PATH}` } });

@@ -129,6 +129,24 @@ export async function ensureN8n(options: EnsureOptions = {}): Promise<N8nRuntime
 	return runtime;
 }
 
+/** Only the Node that an n8n version runs on (for tools that want it, such as n8n's node CLI), without n8n. */
+export async function ensureNodeOf(options: EnsureOptions = {}): Promise<Pick<N8nRuntime, 'nodeBin' | 'nodeVersion' | 'env'>> {
+	const log = options.log ?? ((line: string) => process.stderr.write(`[n8n-runtime] ${line}\n`));
+	const spec = n8nVersionSpec(options.n8nVersion);
+	const runtime = runtimePaths(options.cacheDir ?? defaultCacheDir(), spec);
+	const nodeMarker = { node: spec.node };
+	if (!markerMatches(path.dirname(path.dirname(runtime.nodeDir)), nodeMarker)) {
+		fs.mkdirSync(runtime.cacheDir, { recursive: true });
+		const releaseLock = await acquireLock(path.join(runtime.cacheDir, '.lock'), log);
+		try {
+			await ensureNode(runtime, nodeMarker, log);
+		} finally {
+			releaseLock();
+		}
+	}
+	return runtime;
+}
+
 async function ensureNode(runtime: N8nRuntime, marker: object, log: (line: string) => void): Promise<void> {
 	const installDir = path.dirname(path.dirname(runtime.nodeDir));
 	if (markerMatches(installDir, marker)) return;
