@@ -1,3 +1,5 @@
+const realN8nSuite = require('./jest.real-n8n');
+
 /**
  * The n8n 1.x smoke (`npm run test:e2e:n8n1`): test/e2e-n8n1 in the real n8n 1.123.81 on Node 22
  * (N8N_E2E_VERSION picks another of scripts/n8n-runtime.ts's N8N_VERSIONS).
@@ -5,15 +7,4 @@
  */
 process.env.N8N_E2E_VERSION ||= '1.123.81';
 
-module.exports = {
-  testEnvironment: 'node',
-  roots: ['<rootDir>/test/e2e-n8n1'],
-  testMatch: ['**/*.test.ts'],
-  transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', isolatedModules: true }],
-  },
-  globalSetup: '<rootDir>/test/e2e/global-setup.ts',
-  maxWorkers: 1,
-  testTimeout: 15 * 60 * 1000,
-  verbose: true,
-};
+module.exports = realN8nSuite('e2e-n8n1');
