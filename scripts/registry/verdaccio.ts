@@ -14,7 +14,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { freePort } from '../n8n-launcher';
-import { ensureCachedTool, run } from '../cached-tool';
+import { ensureCachedTool } from '../cached-tool';
+import { runCommand as run } from '../run-command';
 import { ensureN8n } from '../n8n-runtime';
 
 export const VERDACCIO_VERSION = '6.10.4';
