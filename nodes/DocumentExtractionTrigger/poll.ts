@@ -1,6 +1,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { withLeadingKeys } from '../DocumentExtraction/helpers/keyOrder';
 import { valuesField } from '../DocumentExtraction/helpers/values';
 import { apiKeysOf, scrubError, secretsOf, waitClock, withoutSecrets } from '../DocumentExtraction/transport';
 import type { FileStream } from './files';
@@ -197,7 +198,7 @@ class PollRun {
 					complete = false;
 					break;
 				}
-				this.items.push({ json: { ...file, ...(extra ?? {}) } });
+				this.items.push({ json: withLeadingKeys({ ...file, ...(extra ?? {}) }) });
 			} else if (action === 'pend' && !this.state.pending.includes(id)) {
 				if (this.state.pending.length >= MAX_PENDING) {
 					complete = false;
@@ -265,7 +266,7 @@ class PollRun {
 				const id = String(file.fileId);
 				const extra = values.get(id);
 				if (this.settings.includeValues && extra === undefined) continue;
-				this.items.push({ json: { ...file, ...(extra ?? {}) } });
+				this.items.push({ json: withLeadingKeys({ ...file, ...(extra ?? {}) }) });
 				done.add(id);
 			}
 			if (done.size > 0) {
@@ -338,7 +339,7 @@ async function fetchTestEvent(
 			const extra = settings.includeValues
 				? await valuesField.call(this, String(match.fileId), undefined, true)
 				: {};
-			return [withoutSecrets([{ json: { ...match, ...extra } }], apiKeysOf(this))];
+			return [withoutSecrets([{ json: withLeadingKeys({ ...match, ...extra }) }], apiKeysOf(this))];
 		}
 		if (files.length < PAGE_SIZE) break;
 	}

@@ -14,6 +14,7 @@ import {
 	sortOptions,
 } from '../../descriptions/common';
 import { optionalTimestamp } from '../../helpers/dates';
+import { withLeadingKeys } from '../../helpers/keyOrder';
 import { requireIdList } from '../../helpers/validation';
 import { apiRequestAllItems, listAt } from '../../transport';
 import { fileIdsQueryValue } from './records';
@@ -100,5 +101,5 @@ export async function execute(
 		{ method: 'GET', path: '/files', qs, itemIndex },
 		{ extract: listAt('files'), limit, pageSize: limit },
 	);
-	return files.map((file) => ({ json: file }));
+	return files.map((file) => ({ json: withLeadingKeys(file) }));
 }

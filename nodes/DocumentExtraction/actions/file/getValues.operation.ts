@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { fileIdParameter, optionsCollection, simplifyParameter } from '../../descriptions/common';
+import { FORM_LEADING_KEYS, withLeadingKeys } from '../../helpers/keyOrder';
 import { simplifyFormValue } from '../../helpers/simplify';
 import { requireBoolean } from '../../helpers/validation';
 import { readFileId } from './records';
@@ -21,5 +22,5 @@ export async function execute(
 	const fileId = readFileId(this, itemIndex);
 	const simplify = requireBoolean(this, itemIndex, 'Simplify', this.getNodeParameter('simplify', itemIndex, true));
 	const forms = await getFormValues.call(this, fileId, itemIndex);
-	return forms.map((form) => ({ json: simplify ? simplifyFormValue(form) : form }));
+	return forms.map((form) => ({ json: simplify ? simplifyFormValue(form) : withLeadingKeys(form, FORM_LEADING_KEYS) }));
 }

@@ -29,6 +29,7 @@ import type { BinarySource } from '../../helpers/binary';
 import { apiRequestWithResponse, idempotencyKey, putToStorage, unexpectedResponse, waitClock } from '../../transport';
 import type { MultipartSettings } from './multipart';
 import { BYTES_PER_MB, multipartUpload } from './multipart';
+import { withLeadingKeys } from '../../helpers/keyOrder';
 import { valuesField } from '../../helpers/values';
 import { bytesAlreadyArrived, isReplayed, waitForUpload } from './shared';
 import { withoutField } from '../../helpers/response';
@@ -475,7 +476,7 @@ export async function execute(
 		: await singleUpload(this, itemIndex, body, source, fileName, fileType);
 	const uploadId = uploadInfo.uploadId as string;
 	if (!waitForCompletion) {
-		return [{ json: { ...uploadInfo, fileName, fileType, fileSize: source.fileSize, status: 'uploaded' } }];
+		return [{ json: withLeadingKeys({ ...uploadInfo, fileName, fileType, fileSize: source.fileSize, status: 'uploaded' }) }];
 	}
 
 	const progress = await waitForUpload.call(this, {
@@ -503,11 +504,11 @@ export async function execute(
 		if (includeValues && typeof file.fileId === 'string') {
 			Object.assign(json, await valuesField.call(this, file.fileId, itemIndex, simplify));
 		}
-		items.push({ json });
+		items.push({ json: withLeadingKeys(json) });
 	}
 	for (const failure of progress.failed) {
 		items.push({
-			json: {
+			json: withLeadingKeys({
 				uploadId: failure.uploadId ?? uploadId,
 				...(progress.isZip ? { zipUploadId: uploadId, zipMemberName: failure.fileName } : {}),
 				fileName: failure.fileName ?? fileName,
@@ -516,7 +517,7 @@ export async function execute(
 				errorReason: failure.errorReason,
 				failedStep: failure.step ?? null,
 				statuses: failure.statuses,
-			},
+			}),
 		});
 	}
 	return items;
