@@ -108,17 +108,30 @@ function runtimePaths(cacheDir: string, spec: N8nVersionSpec): N8nRuntime {
 	};
 }
 
+/** What ensureN8n() would find in the cache now, without installing anything: which parts are ready. */
+export function cachedRuntime(options: Pick<EnsureOptions, 'cacheDir' | 'n8nVersion'> = {}): { runtime: N8nRuntime; nodeReady: boolean; n8nReady: boolean } {
+	const spec = n8nVersionSpec(options.n8nVersion);
+	const runtime = runtimePaths(options.cacheDir ?? defaultCacheDir(), spec);
+	const { nodeMarker, hostMarker } = markersOf(spec);
+	return {
+		runtime,
+		nodeReady: markerMatches(path.dirname(path.dirname(runtime.nodeDir)), nodeMarker),
+		n8nReady: markerMatches(runtime.hostDir, hostMarker),
+	};
+}
+
+function markersOf(spec: N8nVersionSpec): { nodeMarker: object; hostMarker: object } {
+	// Same marker shape for every version, so the 2.41.1 cache made before versions existed stays valid.
+	return { nodeMarker: { node: spec.node }, hostMarker: { node: spec.node, n8n: spec.n8n, hostManifest: hostManifestHash(spec) } };
+}
+
 export async function ensureN8n(options: EnsureOptions = {}): Promise<N8nRuntime> {
 	const log = options.log ?? ((line: string) => process.stderr.write(`[n8n-runtime] ${line}\n`));
 	const spec = n8nVersionSpec(options.n8nVersion);
-	const runtime = runtimePaths(options.cacheDir ?? defaultCacheDir(), spec);
-	// Same marker shape for every version, so the 2.41.1 cache made before versions existed stays valid.
-	const nodeMarker = { node: spec.node };
-	const hostMarker = { node: spec.node, n8n: spec.n8n, hostManifest: hostManifestHash(spec) };
+	const { runtime, nodeReady, n8nReady } = cachedRuntime(options);
+	const { nodeMarker, hostMarker } = markersOf(spec);
 
-	if (markerMatches(path.dirname(path.dirname(runtime.nodeDir)), nodeMarker) && markerMatches(runtime.hostDir, hostMarker)) {
-		return runtime;
-	}
+	if (nodeReady && n8nReady) return runtime;
 
 	fs.mkdirSync(runtime.cacheDir, { recursive: true });
 	const releaseLock = await acquireLock(path.join(runtime.cacheDir, '.lock'), log);

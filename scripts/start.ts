@@ -31,7 +31,8 @@ import {
 	prepareUserFolder,
 	readExample,
 } from './n8n-stack';
-import { ensureN8n } from './n8n-runtime';
+import { cachedRuntime, ensureN8n } from './n8n-runtime';
+import { provisioningMessage } from './start-message';
 
 const IMPORT_MARKER = '.dex-start-imports.json';
 
@@ -61,7 +62,7 @@ function say(line: string): void {
 
 async function main(): Promise<void> {
 	const started = Date.now();
-	say('Preparing n8n (the first start installs Node 24 and n8n into the cache: several minutes)...');
+	say(provisioningMessage(cachedRuntime()));
 	const runtime = await ensureN8n({ log: (line) => say(`  ${line}`) });
 	const userFolder = path.join(runtime.cacheDir, 'start');
 	if (process.argv.includes('--fresh')) fs.rmSync(userFolder, { recursive: true, force: true });
