@@ -64,7 +64,7 @@ export class DocumentExtractionApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. https://proxy.example.com',
-			hint: 'Leave empty to use the instance above. Set it only to reach the API through your own proxy or a local emulator.',
+			hint: 'Leave empty to use the instance above. Set it only to reach the API through your own proxy (https://…) or a local emulator (http://localhost or http://127.0.0.1 with its port).',
 			description: `Replaces the API host, e.g. https://proxy.example.com or https://proxy.example.com/dex (the ${API_PATH_PREFIX} path is added automatically). Accepted: https:// with any host; http:// only for localhost, 127.x.x.x and [::1]. Refused: a user name or password, a query (?) or fragment (#), spaces or control characters. The API key is sent only to this host and never follows a redirect.`,
 		},
 	];

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 
 import { testCredential } from '../harness';
-import { SEEDED_KEYS, requestsTo, useEmulator } from './support';
+import { SEEDED_KEYS, loadBuiltPackage, requestsTo, useEmulator } from './support';
 
 const emulator = useEmulator();
 
@@ -76,5 +76,16 @@ describe('credential test with a Base URL the policy refuses', () => {
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/user name or password/);
 		expect(emulator.requests).toHaveLength(0);
+	});
+});
+
+describe('Base URL Override in the credential dialog', () => {
+	it('has a hint saying when to set it and what it accepts, and a description with the full rules', async () => {
+		const credential = (await loadBuiltPackage()).credentialTypes.documentExtractionApi;
+		const field = credential.properties.find((property) => property.name === 'baseUrl');
+
+		expect(field).toMatchObject({ displayName: 'Base URL Override', default: '' });
+		expect(field?.hint).toMatch(/^Leave empty to use the instance above\. Set it only .*proxy \(https:\/\/…\) or a local emulator \(http:\/\/localhost/);
+		expect(field?.description).toMatch(/Accepted: https:\/\/ with any host; http:\/\/ only for localhost, 127\.x\.x\.x and \[::1\]\. Refused: /);
 	});
 });
