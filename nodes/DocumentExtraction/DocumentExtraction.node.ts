@@ -3,11 +3,10 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
-	UsableAsToolDescription,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { nodeProperties, toolProperties } from './actions/node.description';
+import { nodeProperties } from './actions/node.description';
 import { router } from './actions/router';
 import { listSearch, loadOptions } from './methods';
 import { withRunScope } from './transport';
@@ -23,13 +22,12 @@ export class DocumentExtraction implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
-		description:
-			'Upload documents, get the values the service extracts, query them and report what your systems did with them',
+		// Shown where the node stands alone (its Tool in an AI agent's tools panel); the nodes panel's
+		// merged entry shows the trigger's description instead.
+		description: 'Upload documents, then read, correct and query their extracted values',
 		defaults: { name: 'Document Extraction' },
-		// n8n builds the node's tool form from this description with these fields replaced.
-		usableAsTool: {
-			replacements: { properties: toolProperties } as UsableAsToolDescription['replacements'],
-		},
+		// n8n generates documentExtractionTool from it; its Description parameters are in `properties` (@tool).
+		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'documentExtractionApi', required: true }],

@@ -22,8 +22,9 @@ export class DocumentExtractionTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{ $parameter["event"] === "fileUpdated" ? "File Updated" : "File Processed" }}',
-		description:
-			'Starts the workflow when the Document Extraction Service finishes processing a document, or when a processed document changes',
+		// n8n's nodes panel merges this trigger with the Document Extraction node into one entry and
+		// shows this description there, as it does for Gmail and Airtable: n8n's trigger wording, short.
+		description: 'Starts the workflow when the Document Extraction Service processes or changes a document',
 		defaults: { name: 'Document Extraction Trigger' },
 		polling: true,
 		inputs: [],

@@ -47,16 +47,18 @@ describe('Document Extraction node in the editor', () => {
 
 	it('has the subtitle, tool use and themed icons', () => {
 		expect(description.subtitle).toBe('={{ $parameter["operation"] + ": " + $parameter["resource"] }}');
-		// Usable as a tool, whose form adds one model-facing Description per operation.
-		const tool = description.usableAsTool as { replacements: { properties: INodeProperties[] } };
-		const toolDescriptions = tool.replacements.properties.filter((property) => property.name === 'toolDescription');
+		// Usable as a tool, whose form (n8n's generated documentExtractionTool, `@tool`) has one
+		// model-facing Description per operation, in the node's own properties: n8n 2.41 builds the
+		// tool type that runs from those, not from usableAsTool replacements.
+		expect(description.usableAsTool).toBe(true);
+		const toolDescriptions = description.properties.filter((property) => property.name === 'toolDescription');
 		const operations = description.properties.filter((property) => property.name === 'operation').flatMap((property) => property.options ?? []);
 		expect(toolDescriptions).toHaveLength(operations.length);
 		for (const property of toolDescriptions) {
 			expect(String(property.default).length).toBeGreaterThan(80);
 			expect(property.displayOptions?.show?.operation).toHaveLength(1);
+			expect(property.displayOptions?.show?.['@tool']).toEqual([true]);
 		}
-		expect(tool.replacements.properties.slice(0, description.properties.length)).toEqual(description.properties);
 		// n8n's loader turns `icon: { light, dark }` (file: paths) into iconUrl icons/<package>/<path>.
 		const icon = description.iconUrl as { light: string; dark: string };
 		expect(icon.light).not.toEqual(icon.dark);
@@ -85,5 +87,43 @@ describe('Document Extraction node in the editor', () => {
 		expect(regex.test('')).toBe(true);
 		expect(regex.test('6650a00000000000000e000')).toBe(false);
 		expect(regex.test('not-an-id')).toBe(false);
+	});
+});
+
+/**
+ * n8n's nodes panel (editor-ui 2.41, useActionsGenerator.generateMergedNodesAndActions) merges a
+ * trigger whose type name is another node's plus "Trigger" into that node's entry and gives the
+ * entry the trigger's description. Built-in pairs read so: "Gmail: Fetches emails from Gmail and
+ * starts the workflow on specified polling intervals.", "Airtable: Starts the workflow when
+ * Airtable events occur" (seen in the editor, docs/screenshots/nodes-panel.png for ours).
+ */
+describe('Document Extraction in the nodes panel', () => {
+	let trigger: INodeTypeDescription;
+	let action: INodeTypeDescription;
+	let types: string[];
+
+	beforeAll(async () => {
+		const loaded = await loadBuiltPackage();
+		types = Object.keys(loaded.nodeTypes);
+		const find = (name: string) => (Object.entries(loaded.nodeTypes).find(([type]) => type.endsWith(`.${name}`))?.[1] as { description: INodeTypeDescription }).description;
+		trigger = find('documentExtractionTrigger');
+		action = find('documentExtraction');
+	});
+
+	it('the trigger merges into the node entry (its type name is the node type name plus "Trigger")', () => {
+		const triggerType = types.find((type) => type.endsWith('.documentExtractionTrigger')) as string;
+		expect(types).toContain(triggerType.replace('Trigger', ''));
+		expect(trigger.displayName.replace('Trigger', '').trimEnd()).toBe(action.displayName);
+	});
+
+	it('the entry shows the trigger description, in n8n trigger wording and as short as the built-in ones', () => {
+		expect(trigger.description).toBe('Starts the workflow when the Document Extraction Service processes or changes a document');
+		// Gmail's, the longest of the two built-in examples, has 82 characters: two lines in the panel.
+		expect(trigger.description.length).toBeLessThanOrEqual(90);
+	});
+
+	it("the node's own description (its AI tool's entry) says what it does, in Airtable's verb-list style", () => {
+		expect(action.description).toBe('Upload documents, then read, correct and query their extracted values');
+		expect(action.description).not.toMatch(/^Starts the workflow/);
 	});
 });
