@@ -8,7 +8,12 @@ import * as schema from './schema';
 import * as workflow from './workflow';
 import * as workspace from './workspace';
 
-/** The node's parameters: the resource selector, then each resource's operations. */
+/**
+ * The node's parameters: the resource selector, then each resource's operations, then, shown only
+ * when n8n offers the node to an AI agent as a tool (`@tool`), a Description per operation that
+ * tells the model what the tool does, needs and returns (n8n's own default would be the action
+ * label, e.g. "Get many files in Document Extraction").
+ */
 export const nodeProperties: INodeProperties[] = [
 	{
 		displayName: 'Resource',
@@ -33,15 +38,6 @@ export const nodeProperties: INodeProperties[] = [
 	...schema.description,
 	...workflow.description,
 	...workspace.description,
-];
-
-/**
- * The node's parameters when n8n offers it to an AI agent as a tool: the same, plus a Description
- * per operation that tells the model what the tool does, needs and returns (n8n's own default
- * would be the action label, e.g. "Get many files in Document Extraction").
- */
-export const toolProperties: INodeProperties[] = [
-	...nodeProperties,
 	...directory.toolDescription,
 	...file.toolDescription,
 	...fileType.toolDescription,

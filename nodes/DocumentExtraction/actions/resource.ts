@@ -50,7 +50,11 @@ export function defineResource(
 			default: toolDescription,
 			description:
 				'What the AI agent is told this tool does. The default says what the operation does, what it needs and what it returns.',
-			displayOptions: { show: { resource: [resource], operation: [value] } },
+			// Only in the tool form (n8n's generated documentExtractionTool). In the node's own properties,
+			// not in usableAsTool replacements: n8n 2.41 builds the tool type that runs from the node's own
+			// properties, and without a toolDescription there it adds its own ("Set Automatically", which
+			// tells the model only "Get many files in Document Extraction").
+			displayOptions: { show: { '@tool': [true], resource: [resource], operation: [value] } },
 		})),
 	};
 }
