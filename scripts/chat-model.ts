@@ -17,7 +17,7 @@ export function chatModelCredential(baseUrl: string, id = CHAT_MODEL_CREDENTIAL_
 	return { id, name, type: 'openAiApi', data: { apiKey: 'sk-offline-scripted-model', url: baseUrl, header: false } };
 }
 
-/** The scripted model on 127.0.0.1 (a free port), answering as examples/agent-invoice-questions.json expects. */
-export async function startOfflineChatModel(): Promise<ScriptedModel> {
-	return await startScriptedModel(invoiceQuestionsScript);
+/** The scripted model on 127.0.0.1 (`port`, default a free one), answering as examples/agent-invoice-questions.json expects. */
+export async function startOfflineChatModel(port = 0): Promise<ScriptedModel> {
+	return await startScriptedModel(invoiceQuestionsScript, { port });
 }

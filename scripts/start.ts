@@ -8,12 +8,15 @@
  * 3. Starts the emulator (in this process) and `n8n start`, both on 127.0.0.1.
  * 4. Imports the credential "Document Extraction (local emulator)" (id dexEmulatorCred01) and the
  *    example workflows (examples/*.json), sets up the owner account and prints the URL and login.
+ *    The AI agent example's chat model is a scripted one (scripts/chat-model.ts) on 127.0.0.1,
+ *    behind the OpenAI credential "OpenAI account" (id dexChatModelCred1): it runs offline.
  * 5. Ctrl-C stops n8n and the emulator.
  *
  * The user folder persists under the cache (<cache>/start), so workflows you build survive a
  * restart; the emulator's data does not (it lives in memory). Options:
  *   --port N        n8n's port (default 5678, or a free one when 5678 is taken)
  *   --emulator-port N   the emulator's API port (default 8787, or a free one when taken)
+ *   --model-port N  the scripted chat model's port (default 8790, or a free one when taken)
  *   --fresh         start from an empty user folder
  */
 import * as fs from 'node:fs';
@@ -22,6 +25,7 @@ import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 
 import { startEmulator } from '../test/emulator';
+import { chatModelCredential, startOfflineChatModel } from './chat-model';
 import { DEFAULT_OWNER, startN8n, type N8nInstance } from './n8n-launcher';
 import {
 	baselineCredential,
@@ -72,6 +76,7 @@ async function main(): Promise<void> {
 
 	const emulatorPort = await choosePort(Number(flag('emulator-port') ?? 8787), 'Emulator');
 	const emulator = await startEmulator({ port: emulatorPort, processingDelayMs: 300 });
+	const chatModel = await startOfflineChatModel(await choosePort(Number(flag('model-port') ?? 8790), 'Scripted chat model'));
 	let n8n: N8nInstance | undefined;
 	let stopping = false;
 	const stop = async (code: number) => {
@@ -80,6 +85,7 @@ async function main(): Promise<void> {
 		say('\nStopping n8n and the emulator...');
 		await n8n?.stop();
 		await emulator.close();
+		await chatModel.close();
 		process.exit(code);
 	};
 	process.on('SIGINT', () => void stop(0));
@@ -89,13 +95,13 @@ async function main(): Promise<void> {
 		// Credential and examples are imported when they changed since the last start (each import boots n8n for a few seconds).
 		const workflows = exampleWorkflowFiles().map((file) => readExample(file, emulator.apiUrl));
 		const fingerprint = createHash('sha256')
-			.update(JSON.stringify([emulatorCredential(emulator.apiUrl), baselineCredential(), workflows]))
+			.update(JSON.stringify([emulatorCredential(emulator.apiUrl), baselineCredential(), chatModelCredential(chatModel.baseUrl), workflows]))
 			.digest('hex');
 		const markerPath = path.join(userFolder, IMPORT_MARKER);
 		const previous = fs.existsSync(markerPath) ? (JSON.parse(fs.readFileSync(markerPath, 'utf8')) as { fingerprint?: string }) : {};
 		if (previous.fingerprint !== fingerprint) {
 			say(`Importing the emulator credential and ${workflows.length} example workflows...`);
-			await importCredentialsAndWorkflows(prepared.cli, emulator, workflows);
+			await importCredentialsAndWorkflows(prepared.cli, emulator, workflows, [chatModelCredential(chatModel.baseUrl)]);
 			fs.writeFileSync(markerPath, JSON.stringify({ fingerprint, importedAt: new Date().toISOString() }, null, 2));
 		}
 
@@ -117,6 +123,7 @@ n8n is running with the Document Extraction nodes (ready in ${seconds} s).
 
   Credential: "Document Extraction (local emulator)" -> ${emulator.apiUrl}
   Emulator:   ${emulator.apiUrl}  (API key ${emulator.keys.readWrite}; control at /__emulator/)
+  Chat model: ${chatModel.baseUrl}  (scripted, offline: credential "OpenAI account" of the AI agent example)
   Documents:  ${prepared.documentsDir}  (the examples read "documents/*"; add your own files here)
   Examples:   ${workflows().join('\n              ')}
   n8n log:    ${n8n.logFile}

@@ -141,7 +141,8 @@ function answer(res: ServerResponse, body: ChatRequest, reply: ScriptedReply): v
 	res.end('data: [DONE]\n\n');
 }
 
-export async function startScriptedModel(script: Script = [{ text: 'Done.' }]): Promise<ScriptedModel> {
+/** Starts the server on 127.0.0.1, on `options.port` (default 0: a free port). */
+export async function startScriptedModel(script: Script = [{ text: 'Done.' }], options: { port?: number } = {}): Promise<ScriptedModel> {
 	let current: Script = script;
 	const requests: RecordedRequest[] = [];
 	const server: Server = createServer((req, res) => {
@@ -168,7 +169,10 @@ export async function startScriptedModel(script: Script = [{ text: 'Done.' }]): 
 			res.end(JSON.stringify({ error: { message: String((error as Error).message) } }));
 		});
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(options.port ?? 0, '127.0.0.1', resolve);
+	});
 	const { port } = server.address() as AddressInfo;
 	return {
 		baseUrl: `http://127.0.0.1:${port}/v1`,
