@@ -5,6 +5,10 @@
  *   docs/screenshots/credential.png          the credential dialog
  *   docs/screenshots/executed-workflow.png   an executed example workflow (folder extraction)
  *   docs/screenshots/executed-node-output.png the node's output after that run
+ *   docs/screenshots/nodes-panel.png         the nodes panel searched for "Document Extraction"
+ *   docs/screenshots/nodes-panel-actions.png that entry opened: the trigger's and the node's actions
+ *   docs/screenshots/upload-output-table.png the first example (upload-and-extract.json) run, its
+ *                                            output in the Table view (file name, status, values first)
  *
  * Needs /usr/bin/chromium (`apt-get install -y chromium`); CHROMIUM=/path overrides it.
  */
@@ -21,6 +25,8 @@ const OUTPUT_DIR = path.join(REPOSITORY_ROOT, 'docs', 'screenshots');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const DISK_WORKFLOW_ID = 'dexExDiskUpload1';
 const NODE_NAME = 'Upload, wait and read values';
+const UPLOAD_WORKFLOW_ID = 'dexExUploadOne01';
+const UPLOAD_NODE_NAME = 'Upload and extract';
 
 // The flags this machine needs (see the machine notes): no sandbox as root, no background connections.
 const CHROMIUM_ARGS = [
@@ -72,6 +78,12 @@ async function main(): Promise<void> {
 		const execution = await waitForExecution(stack.n8n, executionId);
 		if (execution.status !== 'success') throw new Error(`the example failed: ${JSON.stringify(execution.data?.resultData.error)}`);
 		say(`  execution ${executionId}: ${executionOutput(execution, NODE_NAME).length} items`);
+		say('Running the first example (upload-and-extract.json)...');
+		const uploadExecutionId = await runWorkflow(stack.n8n, UPLOAD_WORKFLOW_ID, "When clicking 'Execute workflow'");
+		const uploadExecution = await waitForExecution(stack.n8n, uploadExecutionId);
+		if (uploadExecution.status !== 'success') throw new Error(`the first example failed: ${JSON.stringify(uploadExecution.data?.resultData.error)}`);
+		const uploaded = executionOutput(uploadExecution, UPLOAD_NODE_NAME);
+		say(`  execution ${uploadExecutionId}: ${uploaded.length} item, first keys ${Object.keys(uploaded[0] ?? {}).slice(0, 4).join(', ')}`);
 
 		const context = await chromium.launchPersistentContext(profile, {
 			executablePath: CHROMIUM,
@@ -110,9 +122,42 @@ async function main(): Promise<void> {
 
 			await executedNode.dblclick();
 			await page.locator('[data-test-id="ndv"], .ndv-wrapper').first().waitFor({ timeout: 30_000 });
-			// The output as JSON: the extracted values are readable there (the table is wide).
+			// The output as JSON (seven items with nested values); the Table view is taken of the first example below.
 			await page.getByText('JSON', { exact: true }).last().click();
 			await shoot(page, 'executed-node-output.png');
+			await page.keyboard.press('Escape');
+
+			// The first example's output in the Table view: the file name, status and values lead.
+			await page.goto(`${stack.n8n.url}/workflow/${UPLOAD_WORKFLOW_ID}/executions/${uploadExecutionId}`);
+			const uploadNode = page.locator(`[data-test-id="canvas-node"][data-node-name="${UPLOAD_NODE_NAME}"], [data-name="${UPLOAD_NODE_NAME}"]`).first();
+			await uploadNode.waitFor({ timeout: 30_000 });
+			await dismissPopups(page);
+			await uploadNode.dblclick();
+			await page.locator('[data-test-id="ndv"], .ndv-wrapper').first().waitFor({ timeout: 30_000 });
+			await page.getByText('Table', { exact: true }).last().click();
+			await shoot(page, 'upload-output-table.png');
+			const headers = await page.locator('table th').allInnerTexts();
+			say(`    table columns: ${headers.slice(0, 6).map((text) => text.trim()).join(' | ')}`);
+			await page.keyboard.press('Escape');
+
+			// The nodes panel: the entry n8n merges from the node and its trigger, then that entry opened.
+			await page.goto(`${stack.n8n.url}/workflow/${UPLOAD_WORKFLOW_ID}`);
+			await page.locator('[data-test-id="canvas-node"]').first().waitFor({ timeout: 30_000 });
+			await dismissPopups(page);
+			await page.locator('.vue-flow__pane').first().click({ position: { x: 700, y: 650 } });
+			const plus = page.locator('[data-test-id="node-creator-plus-button"], [data-test-id="canvas-plus-button"]').first();
+			if (await plus.count()) await plus.click();
+			else await page.keyboard.press('Tab');
+			const search = page.locator('[data-test-id="node-creator-search-bar"] input, input[placeholder*="Search"]').first();
+			await search.waitFor({ timeout: 15_000 });
+			await search.fill('Document Extraction');
+			const entry = page.locator('[data-test-id="node-creator-action-item"], [data-test-id="node-creator-node-item"]').first();
+			await entry.waitFor({ timeout: 15_000 });
+			say(`    nodes panel entry: ${(await entry.innerText()).replace(/\s+/g, ' ').trim()}`);
+			await shoot(page, 'nodes-panel.png');
+			await entry.click();
+			await page.waitForTimeout(800);
+			await shoot(page, 'nodes-panel-actions.png');
 		} finally {
 			await context.close();
 		}
