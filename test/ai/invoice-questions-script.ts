@@ -67,7 +67,9 @@ export function invoiceQuestionsScript(request: RecordedRequest): ScriptedReply 
 	const results = toolResults(request);
 	const listed = results.filter((result) => result.name === EXAMPLE_TOOLS.listFiles).pop();
 	if (!listed) return { toolCalls: [{ name: EXAMPLE_TOOLS.listFiles, arguments: { limit: 10, createdAfter: '' } }] };
-	const files = parse(listed.content);
+	// No files: n8n hands the model an empty string ("" as JSON) for a tool that output no items.
+	const parsedList = parse(listed.content);
+	const files = parsedList === '' || parsedList === null ? [] : parsedList;
 	if (!Array.isArray(files)) return { text: `Listing the files failed: ${listed.content}` };
 	const read = results.filter((result) => result.name === EXAMPLE_TOOLS.getValues).pop();
 	if (!read) {
