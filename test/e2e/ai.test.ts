@@ -2,7 +2,7 @@
  * Document Extraction as a tool of n8n's AI Agent and of its MCP Server Trigger, in the real n8n
  * (one `n8n start` for every case), against the emulator, with a scripted chat model
  * (test/ai/scripted-model.ts) in place of a real one:
- * - examples/agent-invoice-questions.json as a user imports it: the AI Agent (v3.1) with the
+ * - examples/agent-invoice-questions.json as a user imports it: the AI Agent (v3) with the
  *   OpenAI Chat Model (v1.3, its credential's Base URL at the scripted model) and three of our
  *   tools whose parameters the model fills ($fromAI); the tests read what the model RECEIVED;
  * - the MCP Server Trigger (v2), published, reached by the official MCP SDK's streamable HTTP client.
