@@ -54,8 +54,9 @@ async function main(): Promise<void> {
 		const exampleQueryConfig = (JSON.parse(invoiceQuery) as { nodes: Array<{ parameters: { queryConfig?: string } }> }).nodes.find((node) => node.parameters.queryConfig)!.parameters.queryConfig!;
 
 		const cases: Array<[string, string, Record<string, unknown>]> = [
-			['File > Get Many', `limit 10 (the agent example's default; ${files.length} files in the workspace)`, { resource: 'file', operation: 'getMany', limit: 10 }],
-			['File > Get Many', 'limit 1', { resource: 'file', operation: 'getMany', limit: 1 }],
+			['File > Get Many', `limit 10 (the agent example's default; ${files.length} files in the workspace), Simplify on (the tool's default)`, { resource: 'file', operation: 'getMany', limit: 10, simplify: true }],
+			['File > Get Many', `limit 10, Simplify off (the whole file records)`, { resource: 'file', operation: 'getMany', limit: 10, simplify: false }],
+			['File > Get Many', 'limit 1, Simplify on', { resource: 'file', operation: 'getMany', limit: 1, simplify: true }],
 			['File > Get Values', 'the invoice, Simplify on', { resource: 'file', operation: 'getValues', fileId: byId(invoice), simplify: true }],
 			['File > Get Values', 'the invoice, Simplify off (raw form records)', { resource: 'file', operation: 'getValues', fileId: byId(invoice), simplify: false }],
 			['File > Get Values', 'the receipt, Simplify on', { resource: 'file', operation: 'getValues', fileId: byId(receipt), simplify: true }],

@@ -138,6 +138,8 @@ describe('Document Extraction as an AI tool in the real n8n', () => {
 		const listed = parsed(list.content) as Array<Record<string, unknown>>;
 		expect(listed.map((file) => file.fileName).sort()).toEqual([INVOICE_FILE_NAME, RECEIPT_FILE_NAME].sort());
 		expect(listed.find((file) => file.fileName === INVOICE_FILE_NAME)).toMatchObject({ fileId: files[INVOICE_FILE_NAME], status: 'processed' });
+		// Simplified, as a tool's Get Many is by default: no storage path, hash or upload id for the model to read.
+		for (const file of listed) expect(Object.keys(file)).toEqual(['fileName', 'status', 'fileId', 'fileClass', 'referenceId', 'summary', 'isDuplicate', 'createdAt', 'updatedAt']);
 		sizes.push(['File > Get Many (2 files, limit 10)', Buffer.byteLength(list.content)]);
 
 		// The third: the invoice's values (Simplify on), exactly the document's, for the id taken from the list.

@@ -1,10 +1,10 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeTypeDescription } from 'n8n-workflow';
 
 import { OffsetClock } from '../emulator';
 import { listSearch } from '../harness';
 import type { SeededFile } from './file-operations-support';
 import { runFileOperation, seedFile, seedManyFiles } from './file-operations-support';
-import { credentialsFor, requestsTo, useEmulator } from './support';
+import { credentialsFor, loadBuiltPackage, requestsTo, useEmulator } from './support';
 
 const clock = new OffsetClock();
 const emulator = useEmulator({ clock });
@@ -183,6 +183,33 @@ describe('File locator: From List (searchFiles)', () => {
 	it('finds a file by its ID', async () => {
 		const found = await search(late.fileId);
 		expect(found.results.map((result) => result.value)).toEqual([late.fileId]);
+	});
+});
+
+describe('File > Get Many, Simplify', () => {
+	it('keeps only name, status, ID, type, reference, summary, duplicate flag and dates, in that order, about a third of the record', async () => {
+		const full = await runFileOperation(emulator, 'getMany', { limit: 1, options: { sortOrder: 'ASC' } });
+		const simple = await runFileOperation(emulator, 'getMany', { limit: 1, simplify: true, options: { sortOrder: 'ASC' } });
+
+		expect(simple.error).toBeUndefined();
+		const [item] = simple.items;
+		expect(Object.keys(item.json)).toEqual(['fileName', 'status', 'fileId', 'fileClass', 'referenceId', 'summary', 'isDuplicate', 'createdAt', 'updatedAt']);
+		expect(item.json).toMatchObject({ fileId: early.fileId, fileName: 'early-invoice.txt', status: 'processed' });
+		for (const [key, value] of Object.entries(item.json)) expect(full.items[0].json[key]).toEqual(value);
+		expect(item.pairedItem).toEqual({ item: 0 });
+		expect(JSON.stringify(item.json).length).toBeLessThan(JSON.stringify(full.items[0].json).length / 2);
+	});
+
+	it('is off for the node and on for its AI tool form (@tool), where a model reads every byte', async () => {
+		const loaded = await loadBuiltPackage();
+		const nodeType = Object.entries(loaded.nodeTypes).find(([name]) => name.endsWith('.documentExtraction'))?.[1] as { description: INodeTypeDescription };
+		const simplify = nodeType.description.properties.filter(
+			(property) => property.name === 'simplify' && property.displayOptions?.show?.resource?.includes('file') && property.displayOptions?.show?.operation?.includes('getMany'),
+		);
+		expect(simplify.map((property) => [property.displayOptions?.show?.['@tool'], property.default])).toEqual([
+			[[false], false],
+			[[true], true],
+		]);
 	});
 });
 

@@ -63,3 +63,29 @@ export function simplifyFormValue(formValue: IDataObject): IDataObject {
 	const fields = Array.isArray(formValue.fields) ? (formValue.fields as ExtractedField[]) : [];
 	return simplifyFields(fields);
 }
+
+/**
+ * What "Simplify" keeps of a file record (File > Get Many): what a person or a model needs to pick
+ * a file, in this order; absent keys stay absent. The whole record has about twenty-five keys.
+ */
+export const SIMPLE_FILE_KEYS = [
+	'fileName',
+	'status',
+	'errorReason',
+	'fileId',
+	'fileClass',
+	'referenceId',
+	'summary',
+	'isDuplicate',
+	'createdAt',
+	'updatedAt',
+] as const;
+
+/** A file record with only SIMPLE_FILE_KEYS. */
+export function simplifyFile(file: IDataObject): IDataObject {
+	const simple: IDataObject = {};
+	for (const key of SIMPLE_FILE_KEYS) {
+		if (Object.prototype.hasOwnProperty.call(file, key)) simple[key] = file[key];
+	}
+	return simple;
+}
