@@ -9,6 +9,10 @@
  *   docs/screenshots/nodes-panel-actions.png that entry opened: the trigger's and the node's actions
  *   docs/screenshots/upload-output-table.png the first example (upload-and-extract.json) run, its
  *                                            output in the Table view (file name, status, values first)
+ *   docs/screenshots/agent-workflow.png      the AI agent example after a run with the scripted model
+ *   docs/screenshots/agent-tool-node.png     its Get file values tool: $fromAI file id, Description
+ *
+ * SCREENSHOTS_ONLY=agent-workflow.png,agent-tool-node.png writes only the pictures named.
  *
  * Needs /usr/bin/chromium (`apt-get install -y chromium`); CHROMIUM=/path overrides it.
  */
@@ -18,6 +22,7 @@ import * as path from 'node:path';
 
 import { chromium, type Page } from 'playwright-core';
 
+import { chatModelCredential, startOfflineChatModel } from './chat-model';
 import { DEFAULT_OWNER } from './n8n-launcher';
 import { EMULATOR_CREDENTIAL_ID, REPOSITORY_ROOT, executionOutput, runWorkflow, startStack, waitForExecution } from './n8n-stack';
 
@@ -27,6 +32,8 @@ const DISK_WORKFLOW_ID = 'dexExDiskUpload1';
 const NODE_NAME = 'Upload, wait and read values';
 const UPLOAD_WORKFLOW_ID = 'dexExUploadOne01';
 const UPLOAD_NODE_NAME = 'Upload and extract';
+const AGENT_WORKFLOW_ID = 'dexExAgentQs0001';
+const ONLY = process.env.SCREENSHOTS_ONLY ? new Set(process.env.SCREENSHOTS_ONLY.split(',')) : undefined;
 
 // The flags this machine needs (see the machine notes): no sandbox as root, no background connections.
 const CHROMIUM_ARGS = [
@@ -61,6 +68,7 @@ async function dismissPopups(page: Page): Promise<void> {
 async function shoot(page: Page, name: string): Promise<string> {
 	await page.waitForTimeout(800);
 	const file = path.join(OUTPUT_DIR, name);
+	if (ONLY && !ONLY.has(name)) return file;
 	await page.screenshot({ path: file });
 	say(`  ${path.relative(REPOSITORY_ROOT, file)}`);
 	return file;
@@ -70,7 +78,8 @@ async function main(): Promise<void> {
 	if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: apt-get update && apt-get install -y chromium`);
 	fs.mkdirSync(OUTPUT_DIR, { recursive: true });
 	say('Starting n8n with the package, the emulator and the examples...');
-	const stack = await startStack({ log: () => undefined });
+	const chatModel = await startOfflineChatModel();
+	const stack = await startStack({ log: () => undefined, credentials: () => [chatModelCredential(chatModel.baseUrl)] });
 	const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'dex-chromium-'));
 	try {
 		say('Running the folder extraction example...');
@@ -84,6 +93,11 @@ async function main(): Promise<void> {
 		if (uploadExecution.status !== 'success') throw new Error(`the first example failed: ${JSON.stringify(uploadExecution.data?.resultData.error)}`);
 		const uploaded = executionOutput(uploadExecution, UPLOAD_NODE_NAME);
 		say(`  execution ${uploadExecutionId}: ${uploaded.length} item, first keys ${Object.keys(uploaded[0] ?? {}).slice(0, 4).join(', ')}`);
+		say('Asking the AI agent example its question (scripted model)...');
+		const agentExecutionId = await runWorkflow(stack.n8n, AGENT_WORKFLOW_ID, 'Ask the example question');
+		const agentExecution = await waitForExecution(stack.n8n, agentExecutionId);
+		if (agentExecution.status !== 'success') throw new Error(`the agent example failed: ${JSON.stringify(agentExecution.data?.resultData.error)}`);
+		say(`  execution ${agentExecutionId}: ${String(executionOutput(agentExecution, 'AI Agent')[0]?.output)}`);
 
 		const context = await chromium.launchPersistentContext(profile, {
 			executablePath: CHROMIUM,
@@ -158,11 +172,25 @@ async function main(): Promise<void> {
 			await entry.click();
 			await page.waitForTimeout(800);
 			await shoot(page, 'nodes-panel-actions.png');
+
+			// The AI agent example after its run, then its Get file values tool.
+			await page.goto(`${stack.n8n.url}/workflow/${AGENT_WORKFLOW_ID}/executions/${agentExecutionId}`);
+			await page.waitForTimeout(8000);
+			await dismissPopups(page);
+			await shoot(page, 'agent-workflow.png');
+			await page.goto(`${stack.n8n.url}/workflow/${AGENT_WORKFLOW_ID}`);
+			const tool = page.locator('[data-test-id="canvas-node"]').filter({ hasText: 'Get file values' }).first();
+			await tool.waitFor({ timeout: 30_000 });
+			await dismissPopups(page);
+			await tool.dblclick();
+			await page.locator('[data-test-id="ndv"], .ndv-wrapper').first().waitFor({ timeout: 30_000 });
+			await shoot(page, 'agent-tool-node.png');
 		} finally {
 			await context.close();
 		}
 	} finally {
 		await stack.stop();
+		await chatModel.close();
 		fs.rmSync(profile, { recursive: true, force: true });
 		fs.rmSync(stack.userFolder, { recursive: true, force: true });
 	}
