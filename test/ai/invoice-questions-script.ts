@@ -80,7 +80,8 @@ export function invoiceQuestionsScript(request: RecordedRequest): ScriptedReply 
 	// Simplified values: one { field title: value } object per form of the file.
 	const forms = parse(read.content);
 	const values = Array.isArray(forms) ? (forms[0] as Record<string, unknown> | undefined) : undefined;
-	if (!values || typeof values !== 'object') return { text: `Reading the values failed: ${read.content}` };
+	// A failed call: the text, or (On Error: Continue) an item with `error`.
+	if (!values || typeof values !== 'object' || 'error' in values) return { text: `Reading the values failed: ${String(values?.error ?? read.content)}` };
 	const fileName = (files as ListedFile[]).find((file) => file.fileId === read.arguments.fileId)?.fileName ?? String(read.arguments.fileId);
 	return { text: describeValues(fileName, values) };
 }
