@@ -55,6 +55,17 @@ function mcpWorkflow(): WorkflowJson {
 }
 const MCP = mcpWorkflow();
 
+/** The example, published, with its Chat Trigger public and streaming the agent's reply (as n8n's hosted chat page uses it). */
+const CHAT_WEBHOOK_ID = '9a7e1c3b-5d2f-4b8a-9c6e-0f1d0000c4a7';
+function chatWorkflow(): WorkflowJson {
+	const copy = JSON.parse(JSON.stringify(AGENT)) as WorkflowJson;
+	const trigger = findNode(copy, 'When chat message received');
+	trigger.webhookId = CHAT_WEBHOOK_ID;
+	trigger.parameters = { public: true, mode: 'hostedChat', options: { responseMode: 'streaming' } };
+	return { ...copy, id: 'dexE2eAgentChat1', name: 'e2e: the agent example behind a public chat' };
+}
+const CHAT = chatWorkflow();
+
 /** The Description parameter of one of the example's tool nodes: what the model is told the tool does. */
 function descriptionOf(nodeName: string): string {
 	return String(findNode(AGENT, nodeName).parameters.toolDescription);
@@ -87,8 +98,8 @@ describe('Document Extraction as an AI tool in the real n8n', () => {
 		stack = await startStack({
 			build: false,
 			runtime: await e2eRuntime(),
-			workflows: [AGENT, MCP],
-			publish: [MCP.id!],
+			workflows: [AGENT, MCP, CHAT],
+			publish: [MCP.id!, CHAT.id!],
 			emulator: { processingDelayMs: 0 },
 			credentials: () => [chatModelCredential(model.baseUrl)],
 		});
@@ -224,6 +235,27 @@ describe('Document Extraction as an AI tool in the real n8n', () => {
 		} finally {
 			await client.close();
 		}
+	});
+
+	test('the example behind its Chat Trigger (public, streaming): the model is asked to stream, the reply streams back from the invoice\'s values', async () => {
+		model.setScript(invoiceQuestionsScript);
+		const url = `${stack.n8n.url}/webhook/${CHAT_WEBHOOK_ID}/chat`;
+		const ask = async () => await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'sendMessage', sessionId: 'e2e-chat', chatInput: 'What is the total of invoice INV-2024-0042?' }) });
+		// Published before the start; the webhook answers 404 until its activation has finished.
+		let answer = await ask();
+		for (let tries = 0; answer.status === 404 && tries < 120; tries++) {
+			await new Promise((resolve) => setTimeout(resolve, 250));
+			answer = await ask();
+		}
+		expect(answer.status).toBe(200);
+		const body = await answer.text();
+		// n8n streams one JSON object per line: begin, item (content), end.
+		const chunks = body.split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as { type: string; content?: string });
+		const reply = chunks.filter((chunk) => chunk.type === 'item').map((chunk) => chunk.content ?? '').join('');
+		expect(reply).toBe('INV-2024-0042 (invoice-INV-2024-0042.txt) totals 1234.5 USD. It is not paid yet.');
+		expect(model.requests).toHaveLength(3);
+		expect(model.requests.every((request) => request.body.stream === true)).toBe(true);
+		expect(toolResults(model.requests[2]).map((result) => result.name)).toEqual([TOOL.listFiles, TOOL.getValues]);
 	});
 
 	test('no n8n process tried to reach anything but 127.0.0.1', () => {
