@@ -1,9 +1,9 @@
 import type { IBinaryData, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { fileIdParameter, optionsCollection } from '../../descriptions/common';
+import { fileIdParameter, optionsCollection, transferSpeedOptions } from '../../descriptions/common';
 import { requireText } from '../../helpers/validation';
-import { downloadFromStorage } from '../../transport';
+import { allowedDownloadBytes, downloadFromStorage } from '../../transport';
 import { fileWithPreviewUrl } from './records';
 
 const properties: INodeProperties[] = [
@@ -17,7 +17,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. data',
 		hint: 'The name of the output binary field to put the file in',
 	},
-	optionsCollection(),
+	optionsCollection(transferSpeedOptions),
 ];
 
 const displayOptions = { show: { resource: ['file'], operation: ['download'] } };
@@ -47,6 +47,8 @@ export async function execute(
 		label: `file "${fileName}"`,
 		role: 'preview URL',
 		itemIndex,
+		// The record's size bounds the download (a little over it); unknown: the Max Answer Size.
+		maxBytes: allowedDownloadBytes(file.fileSize),
 	});
 	const mimeType =
 		(typeof file.fileType === 'string' && file.fileType) || download.contentType || FALLBACK_MIME_TYPE;

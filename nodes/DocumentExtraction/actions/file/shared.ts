@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { UploadProgress } from '../../helpers/uploadStatus';
 import { readUploadStatus } from '../../helpers/uploadStatus';
+import type { Deadline } from '../../transport';
 import { apiRequest, cancelledError, isCancelled, isEndedByDeadline, pause, waitClock } from '../../transport';
 
 /** Steps of the File resource that several operations share. */
@@ -11,14 +12,13 @@ export async function getUploadStatus(
 	this: IExecuteFunctions,
 	uploadId: string,
 	itemIndex: number,
-	deadline?: { at: number; note: string },
+	deadline?: Deadline,
 ): Promise<IDataObject> {
 	return await apiRequest.call(this, {
 		method: 'GET',
 		path: `/uploads/${encodeURIComponent(uploadId)}`,
 		itemIndex,
-		deadline: deadline?.at,
-		deadlineNote: deadline?.note,
+		deadline,
 	});
 }
 

@@ -11,6 +11,7 @@ import {
 	binaryPropertyParameter,
 	optionsCollection,
 	simplifyParameter,
+	transferSpeedOptions,
 } from '../../descriptions/common';
 import { ocrModelParameter } from '../../descriptions/ocrModels';
 import { binarySource } from '../../helpers/binary';
@@ -66,6 +67,7 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { waitForCompletion: [true], includeExtractedValues: [true] } },
 	},
 	optionsCollection([
+		...transferSpeedOptions,
 		{
 			displayName: 'API Request ID',
 			name: 'apiRequestId',
