@@ -7,7 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { CallbackSender } from './callbacks';
 import type { Clock } from './clock';
 import { iso } from './clock';
-import { bodyRetryAfter, cutResponse, headerRetryAfter, rewritePresignedUrls, sendRedirect } from './fault-answers';
+import { bodyRetryAfter, cutResponse, headerRetryAfter, rewritePresignedUrls, sendHugeAnswer, sendRedirect, trickleRequest, trickleResponse } from './fault-answers';
 import { type FailFault, Faults, type HostName, type TakenFaults } from './faults';
 import {
 	canonicalJson,
@@ -60,7 +60,7 @@ export interface RequestLogEntry {
 	durationMs?: number;
 }
 
-export type FaultLabel = 'fail' | 'delay' | 'reset' | 'redirect' | 'hang' | 'rewrite';
+export type FaultLabel = 'fail' | 'delay' | 'reset' | 'redirect' | 'hang' | 'rewrite' | 'trickle' | 'huge' | 'ignore-page';
 
 /** `detailed`: DELETE /files lists deletedFileIds; `spec`: exactly the specification's shape. */
 export type DeleteAnswerShape = 'detailed' | 'spec';
@@ -250,6 +250,20 @@ export class EmulatorCore {
 			req.on('data', (chunk: Buffer) => onBytes(chunk.length));
 			sendRedirect(req, res, taken.redirect, `${this.trapUrl}${url.pathname}${url.rawQuery ? `?${url.rawQuery}` : ''}`, requestId);
 			return;
+		}
+		if (taken.huge) {
+			req.on('data', (chunk: Buffer) => onBytes(chunk.length));
+			req.resume();
+			sendHugeAnswer(res, taken.huge, requestId);
+			return;
+		}
+		if (taken.trickle) {
+			if ((taken.trickle.direction ?? 'answer') === 'answer') trickleResponse(res, taken.trickle);
+			else trickleRequest(req, taken.trickle);
+		}
+		if (taken.ignorePage) {
+			url.searchParams.delete('page');
+			delete url.query.page;
 		}
 		if (taken.hang) {
 			if ((taken.hang.mode ?? 'no-answer') === 'no-answer') {
@@ -531,7 +545,10 @@ function faultLabel(taken: TakenFaults): FaultLabel | undefined {
 	if (taken.fail) return 'fail';
 	if (taken.redirect) return 'redirect';
 	if (taken.hang) return 'hang';
+	if (taken.huge) return 'huge';
 	if (taken.rewrite) return 'rewrite';
+	if (taken.trickle) return 'trickle';
+	if (taken.ignorePage) return 'ignore-page';
 	return taken.delay ? 'delay' : undefined;
 }
 

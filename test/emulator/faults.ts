@@ -84,6 +84,28 @@ export interface RewriteUrlsFault extends FaultMatch {
 	url: string;
 }
 
+/**
+ * A slow peer. `answer`: the answer (headers at once, then the body) is sent `chunkBytes` at a
+ * time at `bytesPerSecond`. `request` (storage PUT): the request body is read at that speed.
+ */
+export interface TrickleFault extends FaultMatch {
+	direction?: 'answer' | 'request';
+	/** Default 2 (a few bytes per second). */
+	bytesPerSecond?: number;
+	/** Bytes written or read per step (default 1). */
+	chunkBytes?: number;
+}
+
+/** A 200 JSON answer of `bytes` bytes (a valid list whose one item carries a huge field), streamed. */
+export interface HugeAnswerFault extends FaultMatch {
+	bytes: number;
+	/** Whether the answer says its Content-Length (default false: chunked). */
+	withContentLength?: boolean;
+}
+
+/** List requests answered as if `page` were 1, whatever was asked (a service that ignores paging). */
+export type IgnorePageFault = FaultMatch;
+
 interface Pending<T> {
 	spec: T;
 	remaining: number;
@@ -96,6 +118,9 @@ export interface TakenFaults {
 	redirect?: RedirectFault;
 	hang?: HangFault;
 	rewrite?: RewriteUrlsFault;
+	trickle?: TrickleFault;
+	huge?: HugeAnswerFault;
+	ignorePage?: IgnorePageFault;
 }
 
 export interface PendingFaults {
@@ -105,6 +130,9 @@ export interface PendingFaults {
 	redirect: RedirectFault[];
 	hang: HangFault[];
 	rewrite: RewriteUrlsFault[];
+	trickle: TrickleFault[];
+	huge: HugeAnswerFault[];
+	ignorePage: IgnorePageFault[];
 }
 
 function matches(spec: FaultMatch, host: HostName, method: string, path: string): boolean {
@@ -125,6 +153,9 @@ export class Faults {
 	private redirects: Array<Pending<RedirectFault>> = [];
 	private hangs: Array<Pending<HangFault>> = [];
 	private rewrites: Array<Pending<RewriteUrlsFault>> = [];
+	private trickles: Array<Pending<TrickleFault>> = [];
+	private huges: Array<Pending<HugeAnswerFault>> = [];
+	private ignorePages: Array<Pending<IgnorePageFault>> = [];
 
 	constructor(private readonly onExpirePresigned: () => number) {}
 
@@ -158,6 +189,21 @@ export class Faults {
 		this.rewrites.push({ spec, remaining: spec.count ?? 1 });
 	}
 
+	/** The next `count` matching requests are answered (or read) a few bytes at a time. */
+	trickleNext(spec: TrickleFault = {}): void {
+		this.trickles.push({ spec, remaining: spec.count ?? 1 });
+	}
+
+	/** The next `count` matching requests get a 200 JSON answer of `bytes` bytes. */
+	hugeAnswerNext(spec: HugeAnswerFault): void {
+		this.huges.push({ spec, remaining: spec.count ?? 1 });
+	}
+
+	/** The next `count` matching list requests ignore their `page` parameter. */
+	ignorePageNext(spec: IgnorePageFault = {}): void {
+		this.ignorePages.push({ spec, remaining: spec.count ?? 1 });
+	}
+
 	/** Every presigned URL issued so far stops working; returns how many were expired. */
 	expirePresignedUrls(): number {
 		return this.onExpirePresigned();
@@ -170,6 +216,9 @@ export class Faults {
 		this.redirects = [];
 		this.hangs = [];
 		this.rewrites = [];
+		this.trickles = [];
+		this.huges = [];
+		this.ignorePages = [];
 	}
 
 	pending(): PendingFaults {
@@ -182,6 +231,9 @@ export class Faults {
 			redirect: view(this.redirects),
 			hang: view(this.hangs),
 			rewrite: view(this.rewrites),
+			trickle: view(this.trickles),
+			huge: view(this.huges),
+			ignorePage: view(this.ignorePages),
 		};
 	}
 
@@ -196,9 +248,12 @@ export class Faults {
 		const fail = reset ? undefined : takeFrom(this.fails, host, method, path);
 		const redirect = reset || fail ? undefined : takeFrom(this.redirects, host, method, path);
 		const hang = reset || fail || redirect ? undefined : takeFrom(this.hangs, host, method, path);
-		const noAnswer = Boolean(reset || fail || redirect || (hang && (hang.mode ?? 'no-answer') === 'no-answer'));
+		const huge = reset || fail || redirect || hang ? undefined : takeFrom(this.huges, host, method, path);
+		const noAnswer = Boolean(reset || fail || redirect || huge || (hang && (hang.mode ?? 'no-answer') === 'no-answer'));
 		const rewrite = host === 'api' && !noAnswer ? takeFrom(this.rewrites, host, method, path) : undefined;
-		return { delay, reset, fail, redirect, hang, rewrite };
+		const trickle = reset || fail || redirect || hang ? undefined : takeFrom(this.trickles, host, method, path);
+		const ignorePage = noAnswer ? undefined : takeFrom(this.ignorePages, host, method, path);
+		return { delay, reset, fail, redirect, hang, rewrite, trickle, huge, ignorePage };
 	}
 }
 

@@ -136,6 +136,7 @@ export async function apiRequestWithResponse(
 					itemIndex: request.itemIndex,
 					secrets,
 					timeoutMs,
+					note,
 				});
 			return {
 				ok: false,

@@ -257,6 +257,10 @@ export interface NetworkErrorInput {
 	label?: string;
 	/** Advice in place of the default (which is about the API host). */
 	advice?: string;
+	/** What happened, in words, in place of the network code's explanation (e.g. a speed limit). */
+	reason?: string;
+	/** Why no further attempt was made (the retry policy's note), for the message. */
+	note?: string;
 }
 
 function hostOf(url: string): string {
@@ -275,10 +279,11 @@ export function buildNetworkError(node: INode, input: NetworkErrorInput): NodeAp
 	const what = input.label ? ` while sending or reading ${input.label}` : '';
 	const advice =
 		input.advice ?? 'Check the host in the credential (Instance, Instance Host or Base URL) and the network between n8n and the API.';
-	const message = redact(
-		`Could not reach ${hostOf(input.url)}${what}: ${explainNetworkCode(input.code, input.timeoutMs)}${tries}. ${advice}`,
-		secrets,
-	);
+	const reason = input.reason ?? explainNetworkCode(input.code, input.timeoutMs);
+	// The number of attempts is said once, in the parentheses above.
+	const noteParts = (input.note ?? '').split('. ').filter((part) => part !== '' && !part.startsWith('Gave up after'));
+	const note = noteParts.length ? ` ${trimTrailingStops(noteParts.join('. '))}.` : '';
+	const message = redact(`Could not reach ${hostOf(input.url)}${what}: ${reason}${tries}.${note} ${advice}`, secrets);
 	const description = redact(`${input.method} ${redactQuery(input.url)}\n${input.cause}`, secrets);
 	const error = new NodeApiError(
 		node,
@@ -319,7 +324,10 @@ export function refusedUrlError(node: INode, message: string, itemIndex?: number
 	return new NodeOperationError(node, message, { itemIndex });
 }
 
-function megabytes(bytes: number): string {
+/** A size for a person: bytes, KB or MB (1024-based, as the options count). */
+export function sizeText(bytes: number): string {
+	if (bytes < 1024) return `${bytes} bytes`;
+	if (bytes < 1024 * 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
 	const mb = bytes / (1024 * 1024);
 	return mb >= 10 ? `${Math.round(mb)} MB` : `${Math.round(mb * 100) / 100} MB`;
 }
@@ -327,12 +335,12 @@ function megabytes(bytes: number): string {
 /** An answer past its byte cap: reading stopped there and the connection was closed. */
 export function tooLargeError(
 	node: INode,
-	input: { what: string; limitBytes: number; itemIndex?: number; advice?: string },
+	input: { what: string; limitBytes: number; itemIndex?: number; advice?: string; limitName?: string },
 ): NodeApiError {
 	const advice =
 		input.advice ??
 		'If the answer is legitimate (for example the values of a document with very large tables), raise "Max Answer Size (MB)" in the node options.';
-	const message = `${input.what} is larger than ${megabytes(input.limitBytes)}, the Max Answer Size: reading stopped there and nothing of it was used. ${advice}`;
+	const message = `${input.what} is larger than ${sizeText(input.limitBytes)}, ${input.limitName ?? 'the Max Answer Size'}: reading stopped there and nothing of it was used. ${advice}`;
 	const error = new NodeApiError(node, { reason: 'answer too large', limitBytes: input.limitBytes } as JsonObject, {
 		message,
 		description: message,

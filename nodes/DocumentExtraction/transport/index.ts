@@ -25,7 +25,7 @@ export type { ApiRequest, ApiResponse } from './api';
 export { apiRequest, apiRequestWithResponse, unexpectedResponse } from './api';
 export type { PageOf, PaginationOptions } from './pagination';
 export { apiRequestAllItems, listAt } from './pagination';
-export { buildApiError, describeViolation, tooLargeError } from './errors';
+export { buildApiError, describeViolation, tooLargeError, trimTrailingStops } from './errors';
 export type { Problem, Violation } from './errors';
 export { redact, scrubError, withoutSecrets } from './secrets';
 export { idempotencyKey } from './idempotency';

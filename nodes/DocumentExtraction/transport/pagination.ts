@@ -99,17 +99,17 @@ export async function apiRequestAllItems(
 			fresh += 1;
 			if (results.length < (options.limit ?? Number.POSITIVE_INFINITY)) results.push(item);
 		}
-		if (items.length < pageSize) break;
-		if (total !== undefined && page * pageSize >= total) break;
 		if (withoutId > 0) {
 			const digest = pageDigest(items);
-			if (digest === previousDigest) {
+			if (page > 1 && digest === previousDigest) {
 				throw noProgressError(this, request, page, `page ${page} was the same as page ${page - 1}`, request.itemIndex);
 			}
 			previousDigest = digest;
-		} else if (fresh === 0) {
+		} else if (page > 1 && items.length > 0 && fresh === 0) {
 			throw noProgressError(this, request, page, `page ${page} brought no item it had not already sent`, request.itemIndex);
 		}
+		if (items.length < pageSize) break;
+		if (total !== undefined && page * pageSize >= total) break;
 	}
 	return results;
 }

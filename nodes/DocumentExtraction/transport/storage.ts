@@ -1,4 +1,4 @@
-import type { IDataObject, JsonObject, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { cancelledError } from './cancel';
@@ -215,16 +215,8 @@ function attemptFailure(
 		return { kind: 'failed', repeatable: false, giveUp: () => cancelledError(context) };
 	}
 	if (result.failure === 'too-large' || watch.reason === 'too-large') {
-		return {
-			kind: 'failed',
-			repeatable: false,
-			giveUp: () =>
-				tooLargeError(context.getNode(), {
-					what: `Storage's answer for ${options.label}`,
-					limitBytes: result.failure === 'too-large' ? result.limitBytes : (options as StorageDownloadOptions).maxBytes ?? 0,
-					itemIndex: options.itemIndex,
-				}),
-		};
+		const limitBytes = result.failure === 'too-large' ? result.limitBytes : ((options as StorageDownloadOptions).maxBytes ?? 0);
+		return { kind: 'failed', repeatable: false, giveUp: () => downloadTooLargeError(context, options, limitBytes) };
 	}
 	const { minBytesPerSecond, lowSpeedWindowMs } = limitsOf(context, options.itemIndex);
 	const aborted = result.failure === 'aborted' ? abortCause(watch, timeoutMs, minBytesPerSecond, lowSpeedWindowMs) : undefined;
@@ -239,6 +231,8 @@ function attemptFailure(
 			itemIndex: options.itemIndex,
 			secrets: secretsOf(context),
 			timeoutMs: aborted?.code === 'IDLE' ? timeoutMs : undefined,
+			reason: aborted?.code === 'TOO_SLOW' ? aborted.cause : undefined,
+			note,
 			label: options.label,
 			advice:
 				aborted?.code === 'TOO_SLOW'
@@ -343,6 +337,22 @@ export interface StorageDownloadOptions extends StorageRequestOptions {
 	 * tolerance (see allowedDownloadBytes); the Max Answer Size when no size is known.
 	 */
 	maxBytes?: number;
+	/** Whether maxBytes comes from the size the service announced (else from Max Answer Size). */
+	announced?: boolean;
+}
+
+/** A download (or a storage answer) that brought more bytes than allowed; nothing of it was kept. */
+function downloadTooLargeError(context: ApiContext, options: StorageRequestOptions, limitBytes: number): NodeApiError {
+	const announced = (options as StorageDownloadOptions).announced === true;
+	return tooLargeError(context.getNode(), {
+		what: `The download of ${options.label}`,
+		limitBytes,
+		itemIndex: options.itemIndex,
+		limitName: announced ? 'the size the service announced for it (with a small tolerance)' : 'the Max Answer Size',
+		advice: announced
+			? 'It brought more bytes than the size the service announced for it; nothing was stored. Report the file to the service.'
+			: 'Nothing was stored. Raise "Max Answer Size (MB)" in the node options if the file is legitimately that large.',
+	});
 }
 
 /** What a download announced as `announcedBytes` may bring: a little more, never the service's whim. */
@@ -357,76 +367,61 @@ export interface StorageDownload {
 	headers: IDataObject;
 	contentType?: string;
 	contentLength?: number;
-	/** Call once the stream has been read (or given up): ends the watch. */
-	done: () => void;
-	/** The error to report when reading the stream failed (it stalled, was too slow or too large, broke off, or the run stopped). */
-	streamError: (error: unknown) => NodeApiError | NodeOperationError;
 }
 
 /**
  * GETs a presigned storage URL (a preview link, for example) as a stream, without the API key,
- * never following a redirect. Repeats on a 5xx or network error before the answer; while the
- * bytes stream, the idle time (Request Timeout), the low-speed limit and the byte cap stay in force.
+ * never following a redirect, and hands it to `consume` (which stores it) inside the attempt: the
+ * idle time (Request Timeout), the low-speed limit and the byte cap stay in force until `consume`
+ * has read the last byte, and a download that stalls, crawls or breaks off is tried again under
+ * the policy like one that got no answer.
  */
-export async function downloadFromStorage(
+export async function downloadFromStorage<T>(
 	this: ApiContext,
 	url: string,
 	options: StorageDownloadOptions,
-): Promise<StorageDownload> {
+	consume: (download: StorageDownload) => Promise<T>,
+): Promise<T> {
 	const approved = await approveStorageUrl(this, url, options.role, options.itemIndex);
 	const maxBytes = options.maxBytes ?? limitsOf(this, options.itemIndex).maxAnswerBytes;
-	const capped = { ...options, maxBytes };
-	return await withStorageRetries(this, approved, capped, async (attemptNumber, timeoutMs) => {
+	const capped = { ...options, maxBytes, announced: options.maxBytes !== undefined };
+	return await withStorageRetries(this, approved, capped, async (attemptNumber, timeoutMs): Promise<AttemptResult<T>> => {
 		const watch = storageWatch(this, capped, timeoutMs, maxBytes);
-		const result = await send(this, { method: 'GET', url: approved, headers: {}, watch, answer: { mode: 'stream' } });
-		if (!result.ok) {
+		try {
+			const result = await send(this, { method: 'GET', url: approved, headers: {}, watch, answer: { mode: 'stream' } });
+			if (!result.ok) {
+				return { ok: false, failure: attemptFailure(this, 'GET', approved, capped, result, watch, attemptNumber, timeoutMs) };
+			}
+			const length = Number(result.answer.headers['content-length']);
+			if (result.answer.stream && Number.isFinite(length) && length > maxBytes) {
+				(result.answer.stream as { destroy?: () => void }).destroy?.();
+				const tooLarge: SendResult = {
+					ok: false,
+					failure: 'too-large',
+					limitBytes: maxBytes,
+					statusCode: result.answer.statusCode,
+					headers: result.answer.headers,
+				};
+				return { ok: false, failure: attemptFailure(this, 'GET', approved, capped, tooLarge, watch, attemptNumber, timeoutMs) };
+			}
+			const judged = judgeStorageAnswer(this, approved, capped, result.answer, (answer): StorageDownload => ({
+				body: answer.stream as NodeJS.ReadableStream,
+				headers: answer.headers,
+				contentType: typeof answer.headers['content-type'] === 'string' ? answer.headers['content-type'] : undefined,
+				contentLength: Number.isFinite(length) ? length : undefined,
+			}));
+			if (!judged.ok) return judged;
+			try {
+				return { ok: true, value: await consume(judged.value) };
+			} catch (error) {
+				(judged.value.body as { destroy?: () => void }).destroy?.();
+				const failed: Exclude<SendResult, { ok: true }> = watch.reason
+					? { ok: false, failure: 'aborted', reason: watch.reason }
+					: { ok: false, failure: 'network', error };
+				return { ok: false, failure: attemptFailure(this, 'GET', approved, capped, failed, watch, attemptNumber, timeoutMs) };
+			}
+		} finally {
 			watch.stop();
-			return { ok: false, failure: attemptFailure(this, 'GET', approved, capped, result, watch, attemptNumber, timeoutMs) };
 		}
-		const length = Number(result.answer.headers['content-length']);
-		if (result.answer.stream && Number.isFinite(length) && length > maxBytes) {
-			(result.answer.stream as { destroy?: () => void }).destroy?.();
-			watch.stop();
-			return {
-				ok: false,
-				failure: attemptFailure(this, 'GET', approved, capped, { ok: false, failure: 'too-large', limitBytes: maxBytes, statusCode: result.answer.statusCode, headers: result.answer.headers }, watch, attemptNumber, timeoutMs),
-			};
-		}
-		const judged = judgeStorageAnswer(this, approved, capped, result.answer, (answer): StorageDownload => ({
-			body: answer.stream as NodeJS.ReadableStream,
-			headers: answer.headers,
-			contentType: typeof answer.headers['content-type'] === 'string' ? answer.headers['content-type'] : undefined,
-			contentLength: Number.isFinite(length) ? length : undefined,
-			done: () => watch.stop(),
-			streamError: (error) => downloadStreamError(this, approved, capped, error, watch, timeoutMs),
-		}));
-		if (!judged.ok) watch.stop();
-		return judged;
 	});
-}
-
-/** The error for a download whose stream failed after the answer began (a bound, a cut, or a stop). */
-function downloadStreamError(
-	context: ApiContext,
-	url: string,
-	options: StorageDownloadOptions,
-	error: unknown,
-	watch: TransferWatch,
-	timeoutMs: number,
-): NodeApiError | NodeOperationError {
-	if (watch.reason === 'cancelled') return cancelledError(context);
-	if (watch.reason === 'too-large') {
-		return tooLargeError(context.getNode(), {
-			what: `The download of ${options.label}`,
-			limitBytes: options.maxBytes ?? 0,
-			itemIndex: options.itemIndex,
-			advice:
-				'It brought more bytes than the size the service announced for it; nothing was stored. Report the file to the service.',
-		});
-	}
-	const result: Exclude<SendResult, { ok: true }> = watch.reason
-		? { ok: false, failure: 'aborted', reason: watch.reason }
-		: { ok: false, failure: 'network', error };
-	const failure = attemptFailure(context, 'GET', url, options, result, watch, 1, timeoutMs);
-	return failure.giveUp('Nothing was stored; run the node again') as NodeApiError;
 }

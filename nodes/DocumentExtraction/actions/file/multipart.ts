@@ -10,6 +10,7 @@ import {
 	approveStorageUrl,
 	idempotencyKey,
 	putToStorage,
+	trimTrailingStops,
 	unexpectedResponse,
 	waitClock,
 } from '../../transport';
@@ -188,7 +189,7 @@ function partFailure(
 	if (nodeError.context.urlExpired) {
 		nodeError.message = `The presigned part URLs of upload ${uploadId} expired before part ${part.partNumber} of ${total} was sent: part URLs are valid for ${PART_URL_LIFETIME_MS / 1000} seconds, and ${sent} of ${total} parts were sent in ${seconds} s. Nothing was stored as a document. Run the node again to start a new upload; to send faster, raise "Part Concurrency" or "Part Size".`;
 	} else {
-		nodeError.message = `${nodeError.message.replace(/[.\s]+$/, '')}. The multipart upload ${uploadId} was not completed (${sent} of ${total} parts sent), so no document was created: run the node again.`;
+		nodeError.message = `${trimTrailingStops(nodeError.message)}. The multipart upload ${uploadId} was not completed (${sent} of ${total} parts sent), so no document was created: run the node again.`;
 	}
 	nodeError.context.uploadId = uploadId;
 	nodeError.context.partNumber = part.partNumber;

@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { UploadProgress } from '../../helpers/uploadStatus';
 import { readUploadStatus } from '../../helpers/uploadStatus';
 import type { Deadline } from '../../transport';
-import { apiRequest, cancelledError, isCancelled, isEndedByDeadline, pause, waitClock } from '../../transport';
+import { apiRequest, trimTrailingStops, cancelledError, isCancelled, isEndedByDeadline, pause, waitClock } from '../../transport';
 
 /** Steps of the File resource that several operations share. */
 
@@ -95,7 +95,7 @@ export async function waitForUpload(
 			});
 		} catch (error) {
 			if (isCancelled(this)) throw cancelledError(this);
-			const cause = (error as Error).message?.replace(/[.\s]+$/, '') ?? 'unknown error';
+			const cause = trimTrailingStops((error as Error).message ?? 'unknown error');
 			if (isEndedByDeadline(error) || waitClock.now() >= deadline) {
 				throw uploadedButUnfinished(
 					this,
