@@ -30,6 +30,7 @@ function failSpec(body: Record<string, unknown>): FailFault {
 		detail: typeof body.detail === 'string' ? body.detail : undefined,
 		retryAfterHeader: typeof body.retryAfterHeader === 'string' ? body.retryAfterHeader : undefined,
 		problem: body.problem && typeof body.problem === 'object' && !Array.isArray(body.problem) ? (body.problem as Record<string, unknown>) : undefined,
+		rawBody: typeof body.rawBody === 'string' ? body.rawBody : undefined,
 	};
 	// JSON cannot carry undefined: '(omit)' asks for a body without retryAfter
 	if ('retryAfterBody' in body) spec.retryAfterBody = body.retryAfterBody;

@@ -7,7 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { CallbackSender } from './callbacks';
 import type { Clock } from './clock';
 import { iso } from './clock';
-import { bodyRetryAfter, cutResponse, headerRetryAfter, rewritePresignedUrls, sendHugeAnswer, sendRedirect, trickleRequest, trickleResponse } from './fault-answers';
+import { bodyRetryAfter, cutResponse, headerRetryAfter, rewritePartPlan, rewritePresignedUrls, sendHugeAnswer, sendRedirect, trickleRequest, trickleResponse } from './fault-answers';
 import { type FailFault, Faults, type HostName, type TakenFaults } from './faults';
 import {
 	canonicalJson,
@@ -309,6 +309,7 @@ export class EmulatorCore {
 			return;
 		}
 		if (taken.rewrite) response = { ...response, body: rewritePresignedUrls(response.body, taken.rewrite.url, this.trapUrl) };
+		if (taken.partPlan) response = { ...response, body: rewritePartPlan(response.body, taken.partPlan) };
 		sendJson(res, response, requestId);
 	}
 
@@ -330,6 +331,13 @@ export class EmulatorCore {
 		const status = fault.status ?? 500;
 		const detail = fault.detail ?? (status === 429 ? 'Rate limit exceeded; retry later.' : `Injected fault: HTTP ${status}.`);
 		const retryAfter = headerRetryAfter(fault);
+		if (fault.rawBody !== undefined) {
+			const headers: Record<string, string | number> = { 'content-type': 'text/html', 'content-length': Buffer.byteLength(fault.rawBody), 'x-request-id': requestId };
+			if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
+			res.writeHead(status, headers);
+			res.end(fault.rawBody);
+			return;
+		}
 		if (host === 'storage') {
 			const code = status === 503 ? 'SlowDown' : status === 403 ? 'AccessDenied' : status >= 500 ? 'InternalError' : 'InvalidRequest';
 			const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${detail}</Message><RequestId>${requestId}</RequestId></Error>`;
@@ -548,6 +556,7 @@ function faultLabel(taken: TakenFaults): FaultLabel | undefined {
 	if (taken.huge) return 'huge';
 	if (taken.rewrite) return 'rewrite';
 	if (taken.trickle) return 'trickle';
+	if (taken.partPlan) return 'rewrite';
 	if (taken.ignorePage) return 'ignore-page';
 	return taken.delay ? 'delay' : undefined;
 }

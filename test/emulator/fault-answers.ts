@@ -1,7 +1,7 @@
 /** How the faults that shape an answer write it: redirects, cut-short bodies, exact Retry-After
  * values and rewritten presigned URLs. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FailFault, HangFault, HugeAnswerFault, RedirectFault, TrickleFault } from './faults';
+import type { FailFault, HangFault, HugeAnswerFault, PartPlanFault, RedirectFault, TrickleFault } from './faults';
 
 /** The value of `retryAfterBody` / `retryAfterHeader` that leaves the body key / the header out. */
 export const OMIT = '(omit)';
@@ -193,4 +193,17 @@ export function sendHugeAnswer(res: ServerResponse, fault: HugeAnswerFault, requ
 		if (!res.destroyed) res.end(tail);
 	};
 	pump();
+}
+
+/** A multipart initiation answer with the part plan of the fault (see PartPlanFault). */
+export function rewritePartPlan(body: unknown, fault: PartPlanFault): unknown {
+	if (body === null || typeof body !== 'object' || !Array.isArray((body as { presignedUrls?: unknown }).presignedUrls)) return body;
+	const original = (body as { presignedUrls: Array<{ presignedUrl: string }> }).presignedUrls;
+	let startByte = 0;
+	const presignedUrls = fault.sizes.map((size, index) => {
+		const part = { partNumber: index + 1, presignedUrl: original[Math.min(index, original.length - 1)].presignedUrl, startByte, endByte: startByte + size - 1, size };
+		startByte += size;
+		return part;
+	});
+	return { ...body, presignedUrls, totalParts: presignedUrls.length, partSize: Math.max(0, ...fault.sizes.slice(0, 1)) };
 }

@@ -41,6 +41,8 @@ export interface FailFault extends FaultMatch {
 	 * service that answers whatever it likes. API host only.
 	 */
 	problem?: Record<string, unknown>;
+	/** The answer's body as is, as text/html (a proxy's error page), instead of problem+json or XML. */
+	rawBody?: string;
 }
 
 export interface DelayFault extends FaultMatch {
@@ -103,6 +105,14 @@ export interface HugeAnswerFault extends FaultMatch {
 	withContentLength?: boolean;
 }
 
+/**
+ * A multipart initiation answered with another part plan (API host): part i gets `sizes[i]`
+ * bytes, the URLs of the real plan reused (the last one repeated when there are more parts).
+ */
+export interface PartPlanFault extends FaultMatch {
+	sizes: number[];
+}
+
 /** List requests answered as if `page` were 1, whatever was asked (a service that ignores paging). */
 export type IgnorePageFault = FaultMatch;
 
@@ -121,6 +131,7 @@ export interface TakenFaults {
 	trickle?: TrickleFault;
 	huge?: HugeAnswerFault;
 	ignorePage?: IgnorePageFault;
+	partPlan?: PartPlanFault;
 }
 
 export interface PendingFaults {
@@ -133,6 +144,7 @@ export interface PendingFaults {
 	trickle: TrickleFault[];
 	huge: HugeAnswerFault[];
 	ignorePage: IgnorePageFault[];
+	partPlan: PartPlanFault[];
 }
 
 function matches(spec: FaultMatch, host: HostName, method: string, path: string): boolean {
@@ -156,6 +168,7 @@ export class Faults {
 	private trickles: Array<Pending<TrickleFault>> = [];
 	private huges: Array<Pending<HugeAnswerFault>> = [];
 	private ignorePages: Array<Pending<IgnorePageFault>> = [];
+	private partPlans: Array<Pending<PartPlanFault>> = [];
 
 	constructor(private readonly onExpirePresigned: () => number) {}
 
@@ -204,6 +217,11 @@ export class Faults {
 		this.ignorePages.push({ spec, remaining: spec.count ?? 1 });
 	}
 
+	/** The next `count` matching multipart initiations answer the part plan `sizes`. */
+	partPlanNext(spec: PartPlanFault): void {
+		this.partPlans.push({ spec, remaining: spec.count ?? 1 });
+	}
+
 	/** Every presigned URL issued so far stops working; returns how many were expired. */
 	expirePresignedUrls(): number {
 		return this.onExpirePresigned();
@@ -219,6 +237,7 @@ export class Faults {
 		this.trickles = [];
 		this.huges = [];
 		this.ignorePages = [];
+		this.partPlans = [];
 	}
 
 	pending(): PendingFaults {
@@ -234,6 +253,7 @@ export class Faults {
 			trickle: view(this.trickles),
 			huge: view(this.huges),
 			ignorePage: view(this.ignorePages),
+			partPlan: view(this.partPlans),
 		};
 	}
 
@@ -253,7 +273,8 @@ export class Faults {
 		const rewrite = host === 'api' && !noAnswer ? takeFrom(this.rewrites, host, method, path) : undefined;
 		const trickle = reset || fail || redirect || hang ? undefined : takeFrom(this.trickles, host, method, path);
 		const ignorePage = noAnswer ? undefined : takeFrom(this.ignorePages, host, method, path);
-		return { delay, reset, fail, redirect, hang, rewrite, trickle, huge, ignorePage };
+		const partPlan = host === 'api' && !noAnswer ? takeFrom(this.partPlans, host, method, path) : undefined;
+		return { delay, reset, fail, redirect, hang, rewrite, trickle, huge, ignorePage, partPlan };
 	}
 }
 

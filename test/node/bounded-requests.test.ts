@@ -192,3 +192,22 @@ describe('one rate limit, many executions', () => {
 		expect((await running).error).toBeUndefined();
 	});
 });
+
+describe('text from the service costs time linear in a bounded part of it', () => {
+	useFakeWaitClock();
+
+	it.each([
+		['a megabyte of "<" (markup that never closes)', '<'.repeat(1024 * 1024)],
+		['a megabyte of spaces and full stops before a letter', `${' .'.repeat(512 * 1024)}x`],
+		['an HTML page with a huge unclosed tag', `<html><body><h1>Bad gateway</h1><p ${'a'.repeat(1024 * 1024)}`],
+	])('an error page of %s: the item fails with a short message', async (_name, rawBody) => {
+		const file = await seedFile(emulator);
+		emulator.faults.failNext({ method: 'GET', path: /\/values$/, status: 502, rawBody });
+
+		// Before: the whole body went through /<[^>]*>/g and /[.\s]+$/ (quadratic): minutes of a blocked event loop.
+		const { error } = await run('getValues', { fileId: byId(file.fileId), options: { maxRateLimitWait: 0 } });
+
+		expect(error?.message).toContain('HTTP 502');
+		expect(error?.message.length).toBeLessThan(1500);
+	});
+});
