@@ -57,6 +57,8 @@ export interface RequestLogEntry {
 	time: string;
 	/** Which injected fault hit this request, if any. */
 	fault?: FaultLabel;
+	/** The pause a 429 answer announced (retryAfter, seconds). */
+	retryAfter?: number;
 	durationMs?: number;
 }
 
@@ -241,6 +243,7 @@ export class EmulatorCore {
 		entry.requestId = requestId;
 		const failAfter = taken.fail?.phase === 'after' && host === 'api';
 		if (taken.fail && !failAfter) {
+			if (typeof taken.fail.retryAfter === 'number') entry.retryAfter = taken.fail.retryAfter;
 			req.on('data', (chunk: Buffer) => onBytes(chunk.length));
 			req.resume();
 			this.sendFault(host, res, taken.fail, url.pathname, requestId);
@@ -300,6 +303,8 @@ export class EmulatorCore {
 			response = problemResponse(apiError, url.pathname, requestId);
 		}
 		if (!req.complete) req.resume();
+		const announced = (response.body as { retryAfter?: unknown } | undefined)?.retryAfter;
+		if (response.status === 429 && typeof announced === 'number') entry.retryAfter = announced;
 		if (resetAfter) {
 			req.socket.destroy();
 			return;
