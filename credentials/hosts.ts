@@ -6,14 +6,14 @@
  */
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import type { ApprovedBaseUrl } from '../nodes/DocumentExtraction/transport/urlPolicy';
+import type { ApprovedBaseUrl } from './urlPolicy';
 import {
 	UrlPolicyError,
 	approveBaseUrl,
 	approveInstanceHost,
 	isUnderBaseUrl,
 	requestTarget,
-} from '../nodes/DocumentExtraction/transport/urlPolicy';
+} from './urlPolicy';
 
 export const API_PATH_PREFIX = '/prod/v1';
 

@@ -1,7 +1,8 @@
 /**
- * The URL policy (nodes/DocumentExtraction/transport/urlPolicy.ts and credentials/hosts.ts): the
- * credential's Base URL and instance host, where the API key may go, and the URLs the API hands
- * back. Every case is decided on the WHATWG-parsed URL.
+ * The URL policy (credentials/urlPolicy.ts and credentials/hosts.ts, and the returned-URL policy
+ * in nodes/DocumentExtraction/transport/urlPolicy.ts): the credential's Base URL and instance
+ * host, where the API key may go, and the URLs the API hands back. Every case is decided on the
+ * WHATWG-parsed URL.
  */
 import {
 	BASE_URL_EXPRESSION,
@@ -11,7 +12,8 @@ import {
 	resolveBaseUrl,
 } from '../../credentials/hosts';
 import type { HostCredentialFields } from '../../credentials/hosts';
-import { approveBaseUrl, approveReturnedUrl } from '../../nodes/DocumentExtraction/transport/urlPolicy';
+import { approveBaseUrl } from '../../credentials/urlPolicy';
+import { approveReturnedUrl } from '../../nodes/DocumentExtraction/transport/urlPolicy';
 import type { INodeTypes } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
