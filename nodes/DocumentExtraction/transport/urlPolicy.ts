@@ -9,6 +9,7 @@ import type { ApprovedBaseUrl } from '../../../credentials/urlPolicy';
 import {
 	UrlPolicyError,
 	hasInvisibleOrControl,
+	internalHostReason,
 	isLoopbackHostname,
 	parseUrl,
 } from '../../../credentials/urlPolicy';
@@ -20,10 +21,23 @@ export type { ApprovedBaseUrl };
 export type ReturnedUrlRole = 'presigned upload URL' | 'presigned part URL' | 'preview URL';
 
 /**
+ * Whether a returned URL's host, which lies inside the network, is still acceptable: a loopback
+ * host while the credential's Base URL is loopback too (a local emulator), or the very host of
+ * the Base URL (the credential's owner chose it for the API key itself).
+ */
+function isInsideHostAllowed(hostname: string, base: ApprovedBaseUrl): boolean {
+	if (base.isLoopback && isLoopbackHostname(hostname)) return true;
+	return parseUrl(base.origin)?.hostname === hostname;
+}
+
+/**
  * Judges a URL that the API handed back before anything is sent to it: https (plain http only
  * to a loopback host, and only when the Base URL itself is loopback), no user info, no control
- * or invisible characters. Throws UrlPolicyError naming the scheme or host, never the URL's
- * query (its signature is a bearer secret).
+ * or invisible characters, and no host inside the user's network (loopback, private, link-local,
+ * unique-local, unspecified and reserved addresses in any form the parser gives them, and
+ * localhost, .internal, .local and single-label names), except as isInsideHostAllowed says.
+ * Throws UrlPolicyError naming the scheme or host, never the URL's query (its signature is a
+ * bearer secret).
  */
 export function approveReturnedUrl(value: unknown, role: ReturnedUrlRole, base: ApprovedBaseUrl): string {
 	if (typeof value !== 'string' || value === '') {
@@ -39,6 +53,15 @@ export function approveReturnedUrl(value: unknown, role: ReturnedUrlRole, base: 
 	}
 	if (url.username !== '' || url.password !== '') throw refuse('it carries a user name or password');
 	if (url.hostname === '') throw refuse('it has no host');
+	const inside = internalHostReason(url.hostname);
+	if (inside !== undefined && !isInsideHostAllowed(url.hostname, base)) {
+		const loopbackNote = isLoopbackHostname(url.hostname)
+			? " (a loopback host is accepted only while the credential's Base URL is loopback too, as with a local emulator)"
+			: '';
+		throw refuse(
+			`its host "${url.hostname}" is ${inside}, inside your network or on the n8n machine itself${loopbackNote}; URLs the API hands back must point to public storage`,
+		);
+	}
 	if (url.protocol === 'http:' && !(base.isLoopback && isLoopbackHostname(url.hostname))) {
 		throw refuse(
 			`it uses plain http to the host "${url.hostname}" (http is accepted only to a loopback host while the Base URL is loopback too)`,
