@@ -84,6 +84,18 @@ describe('credential test with a Base URL the policy refuses', () => {
 	});
 });
 
+describe('API Key in the credential dialog', () => {
+	it('has a hint saying where the key is created (the dashboard, project settings) with a link to the service', async () => {
+		const credential = (await loadBuiltPackage()).credentialTypes.documentExtractionApi;
+		const field = credential.properties.find((property) => property.name === 'apiKey');
+
+		expect(field).toMatchObject({ displayName: 'API Key', type: 'string', typeOptions: { password: true }, required: true });
+		expect(field?.hint).toMatch(/dashboard/);
+		expect(field?.hint).toMatch(/project settings/);
+		expect(field?.hint).toContain('<a href="https://file.ai" target="_blank">');
+	});
+});
+
 describe('Base URL Override in the credential dialog', () => {
 	it('has a hint saying when to set it and what it accepts, and a description with the full rules', async () => {
 		const credential = (await loadBuiltPackage()).credentialTypes.documentExtractionApi;
