@@ -23,6 +23,7 @@ import {
 	CREDENTIAL_TYPE,
 	EMULATOR_CREDENTIAL_ID,
 	EMULATOR_CREDENTIAL_NAME,
+	NODE_TYPE,
 	executionOutput,
 	runWorkflow,
 	startStack,
@@ -38,6 +39,8 @@ const HTTP_REQUEST = 'HTTP Request';
 
 /** A second credential with the same key and an https Base URL (nothing listens there: only the intercepting proxy would answer). */
 const HTTPS_CREDENTIAL = { id: 'dexLendHttpsCred', name: 'Document Extraction over https (lending test)' };
+/** The emulator credential with n8n's "Allowed HTTP Request Domains" set to None (docs/security.md, What an operator must configure). */
+const NO_HTTP_REQUEST_CREDENTIAL = { id: 'dexLendNoneCred1', name: 'Document Extraction, not for HTTP Request' };
 
 interface Case {
 	id: string;
@@ -71,6 +74,12 @@ const CASES: Record<string, Case> = {
 		credential: { id: EMULATOR_CREDENTIAL_ID, name: EMULATOR_CREDENTIAL_NAME },
 		url: (apiUrl) => `${apiUrl}/prod/v1/subscription`,
 		options: () => ({ allowUnauthorizedCerts: true }),
+	},
+	domainsNone: {
+		id: 'dexLendNone00001',
+		credential: NO_HTTP_REQUEST_CREDENTIAL,
+		url: (apiUrl) => `${apiUrl}/prod/v1/subscription`,
+		options: () => ({}),
 	},
 	hostHeader: {
 		id: 'dexLendHost00001',
@@ -113,6 +122,26 @@ function lendingWorkflow(name: string, spec: Case, apiUrl: string, proxies: { pl
 	};
 }
 
+/** Manual Trigger -> Document Extraction > Workspace > Get Subscription with the "None" credential. */
+const OWN_NODE_WITH_NONE: WorkflowJson = {
+	id: 'dexLendNoneOwn01',
+	name: 'e2e: the package node with a credential closed to HTTP Request',
+	nodes: [
+		{ id: 'n1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: 'n2',
+			name: 'Read the subscription',
+			type: NODE_TYPE,
+			typeVersion: 1,
+			position: [220, 0],
+			parameters: { resource: 'workspace', operation: 'getSubscription' },
+			credentials: { [CREDENTIAL_TYPE]: NO_HTTP_REQUEST_CREDENTIAL },
+		},
+	],
+	connections: { Start: { main: [[{ node: 'Read the subscription', type: 'main', index: 0 }]] } },
+	settings: { executionOrder: 'v1' },
+};
+
 /** A self-signed certificate for 127.0.0.1, made with the system's openssl, for the intercepting proxy. */
 function selfSignedCertificate(dir: string): { key: string; cert: string } {
 	const keyFile = path.join(dir, 'key.pem');
@@ -139,8 +168,11 @@ describe('borrowing the credential through the HTTP Request node of the real n8n
 		stack = await startStack({
 			build: false,
 			runtime: await e2eRuntime(),
-			workflows: (apiUrl) => Object.entries(CASES).map(([name, spec]) => lendingWorkflow(name, spec, apiUrl, { plain, intercepting })),
-			credentials: () => [{ ...HTTPS_CREDENTIAL, type: CREDENTIAL_TYPE, data: { apiKey: KEY, instance: 'default', baseUrl: 'https://127.0.0.1:9' } }],
+			workflows: (apiUrl) => [...Object.entries(CASES).map(([name, spec]) => lendingWorkflow(name, spec, apiUrl, { plain, intercepting })), OWN_NODE_WITH_NONE],
+			credentials: (apiUrl) => [
+				{ ...HTTPS_CREDENTIAL, type: CREDENTIAL_TYPE, data: { apiKey: KEY, instance: 'default', baseUrl: 'https://127.0.0.1:9' } },
+				{ ...NO_HTTP_REQUEST_CREDENTIAL, type: CREDENTIAL_TYPE, data: { apiKey: KEY, instance: 'default', baseUrl: apiUrl, allowedHttpRequestDomains: 'none' } },
+			],
 		});
 	});
 
@@ -217,6 +249,18 @@ describe('borrowing the credential through the HTTP Request node of the real n8n
 		expect(errorMessage(execution)).toMatch(/Refused to send the Document Extraction API key/);
 		expect(errorMessage(execution)).toMatch(reason);
 		expect(JSON.stringify(execution)).not.toContain(KEY);
+	});
+
+	test('Allowed HTTP Request Domains = None (n8n\'s field) keeps HTTP Request from the credential, while the package\'s node still works with it', async () => {
+		const refused = await run(CASES.domainsNone);
+		expect(refused.status).toBe('error');
+		expect(errorMessage(refused)).toMatch(/This credential is configured to prevent use within an HTTP Request/);
+		expect(stack.emulator.requests).toEqual([]);
+
+		const own = await waitForExecution(stack.n8n, await runWorkflow(stack.n8n, OWN_NODE_WITH_NONE.id!, 'Start'), 120_000);
+		expect(errorMessage(own)).toBe('');
+		expect(own.status).toBe('success');
+		expect(stack.emulator.requests.filter((entry) => entry.host === 'api').map((entry) => entry.headers['x-api-key'])).toEqual([KEY]);
 	});
 
 	test('no n8n process tried to reach anything but 127.0.0.1', () => {
