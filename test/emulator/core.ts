@@ -60,7 +60,7 @@ export interface RequestLogEntry {
 	durationMs?: number;
 }
 
-export type FaultLabel = 'fail' | 'delay' | 'reset' | 'redirect' | 'hang' | 'rewrite';
+export type FaultLabel = 'fail' | 'delay' | 'reset' | 'redirect' | 'hang' | 'rewrite' | 'edit';
 
 /** `detailed`: DELETE /files lists deletedFileIds; `spec`: exactly the specification's shape. */
 export type DeleteAnswerShape = 'detailed' | 'spec';
@@ -295,6 +295,7 @@ export class EmulatorCore {
 			return;
 		}
 		if (taken.rewrite) response = { ...response, body: rewritePresignedUrls(response.body, taken.rewrite.url, this.trapUrl) };
+		if (taken.edit) response = { ...response, body: taken.edit.edit(JSON.parse(JSON.stringify(response.body ?? null)) as unknown) };
 		sendJson(res, response, requestId);
 	}
 
@@ -525,13 +526,14 @@ function parseRequestUrl(target: string): RequestUrl {
 	return { pathname, searchParams, query: parseQuery(searchParams), rawQuery };
 }
 
-/** The label the request log shows: the fault that decides the answer, else a rewrite, else a delay. */
+/** The label the request log shows: the fault that decides the answer, else a rewrite or an edit, else a delay. */
 function faultLabel(taken: TakenFaults): FaultLabel | undefined {
 	if (taken.reset) return 'reset';
 	if (taken.fail) return 'fail';
 	if (taken.redirect) return 'redirect';
 	if (taken.hang) return 'hang';
 	if (taken.rewrite) return 'rewrite';
+	if (taken.edit) return 'edit';
 	return taken.delay ? 'delay' : undefined;
 }
 

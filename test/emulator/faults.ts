@@ -84,6 +84,16 @@ export interface RewriteUrlsFault extends FaultMatch {
 	url: string;
 }
 
+/**
+ * In process only (a function cannot go over the control API): the JSON answer of the matching
+ * API requests is replaced by what `edit` returns from a copy of it, for a service that answers
+ * keys or values no handler writes (a key "__proto__", an id ".."). An object made by JSON.parse
+ * keeps "__proto__" as an own key, and JSON.stringify writes it out as such.
+ */
+export interface EditAnswerFault extends FaultMatch {
+	edit(body: unknown): unknown;
+}
+
 interface Pending<T> {
 	spec: T;
 	remaining: number;
@@ -96,6 +106,7 @@ export interface TakenFaults {
 	redirect?: RedirectFault;
 	hang?: HangFault;
 	rewrite?: RewriteUrlsFault;
+	edit?: EditAnswerFault;
 }
 
 export interface PendingFaults {
@@ -105,6 +116,7 @@ export interface PendingFaults {
 	redirect: RedirectFault[];
 	hang: HangFault[];
 	rewrite: RewriteUrlsFault[];
+	edit: EditAnswerFault[];
 }
 
 function matches(spec: FaultMatch, host: HostName, method: string, path: string): boolean {
@@ -125,6 +137,7 @@ export class Faults {
 	private redirects: Array<Pending<RedirectFault>> = [];
 	private hangs: Array<Pending<HangFault>> = [];
 	private rewrites: Array<Pending<RewriteUrlsFault>> = [];
+	private edits: Array<Pending<EditAnswerFault>> = [];
 
 	constructor(private readonly onExpirePresigned: () => number) {}
 
@@ -158,6 +171,11 @@ export class Faults {
 		this.rewrites.push({ spec, remaining: spec.count ?? 1 });
 	}
 
+	/** The next `count` matching API answers are replaced by `edit(copy of the answer)` (API host only). */
+	editAnswerNext(spec: EditAnswerFault): void {
+		this.edits.push({ spec, remaining: spec.count ?? 1 });
+	}
+
 	/** Every presigned URL issued so far stops working; returns how many were expired. */
 	expirePresignedUrls(): number {
 		return this.onExpirePresigned();
@@ -170,6 +188,7 @@ export class Faults {
 		this.redirects = [];
 		this.hangs = [];
 		this.rewrites = [];
+		this.edits = [];
 	}
 
 	pending(): PendingFaults {
@@ -182,13 +201,14 @@ export class Faults {
 			redirect: view(this.redirects),
 			hang: view(this.hangs),
 			rewrite: view(this.rewrites),
+			edit: view(this.edits),
 		};
 	}
 
 	/**
 	 * Consumes at most one fault of each kind for this request, and at most one of those that
-	 * replace the answer (reset, fail, redirect, hang, in that order). A URL rewrite is taken only
-	 * by an API request that will be answered.
+	 * replace the answer (reset, fail, redirect, hang, in that order). A URL rewrite and an answer
+	 * edit are taken only by an API request that will be answered.
 	 */
 	take(host: HostName, method: string, path: string): TakenFaults {
 		const delay = takeFrom(this.delays, host, method, path);
@@ -198,7 +218,8 @@ export class Faults {
 		const hang = reset || fail || redirect ? undefined : takeFrom(this.hangs, host, method, path);
 		const noAnswer = Boolean(reset || fail || redirect || (hang && (hang.mode ?? 'no-answer') === 'no-answer'));
 		const rewrite = host === 'api' && !noAnswer ? takeFrom(this.rewrites, host, method, path) : undefined;
-		return { delay, reset, fail, redirect, hang, rewrite };
+		const edit = host === 'api' && !noAnswer ? takeFrom(this.edits, host, method, path) : undefined;
+		return { delay, reset, fail, redirect, hang, rewrite, edit };
 	}
 }
 
