@@ -23,9 +23,11 @@ import {
 	requireObjectId,
 	requireOneOf,
 	requirePositiveInteger,
+	requireServiceId,
 	requireText,
 } from '../../helpers/validation';
 import type { BinarySource } from '../../helpers/binary';
+import type { IdSource } from '../../helpers/validation';
 import { apiRequestWithResponse, idempotencyKey, putToStorage, unexpectedResponse, waitClock } from '../../transport';
 import type { MultipartSettings } from './multipart';
 import { BYTES_PER_MB, multipartUpload } from './multipart';
@@ -33,6 +35,11 @@ import { withLeadingKeys } from '../../helpers/keyOrder';
 import { valuesField } from '../../helpers/values';
 import { bytesAlreadyArrived, isReplayed, waitForUpload } from './shared';
 import { withoutField } from '../../helpers/response';
+
+/** Where the IDs that Upload puts into request paths come from (named when one is not an ID). */
+const UPLOAD_ANSWER_ID: IdSource = { what: 'upload ID', source: "The upload request's answer (POST /files/upload)" };
+const MULTIPART_ANSWER_ID: IdSource = { what: 'upload ID', source: "The multipart upload's answer (POST /files/upload/multipart)" };
+const STATUS_FILE_ID: IdSource = { what: 'file ID', source: 'The upload status (GET /uploads/{uploadId})' };
 
 /** A presigned upload URL is valid for 300 seconds from the upload request (api-spec, Limits). */
 const UPLOAD_URL_LIFETIME_MS = 300 * 1000;
@@ -397,6 +404,8 @@ async function singleUpload(
 	if (typeof uploadId !== 'string' || typeof presignedUploadURL !== 'string') {
 		throw unexpectedResponse(context, 'the upload request', { ...upload, presignedUploadURL: undefined }, itemIndex);
 	}
+	// Checked before any byte is sent: the upload ID goes into the status path.
+	requireServiceId(context, uploadId, 'uuid', UPLOAD_ANSWER_ID, itemIndex);
 
 	// The presigned URL is a short-lived bearer secret: it is not part of the output.
 	const uploadInfo = withoutField(upload, 'presignedUploadURL');
@@ -474,7 +483,7 @@ export async function execute(
 				itemIndex,
 			})
 		: await singleUpload(this, itemIndex, body, source, fileName, fileType);
-	const uploadId = uploadInfo.uploadId as string;
+	const uploadId = requireServiceId(this, uploadInfo.uploadId, 'uuid', multipart ? MULTIPART_ANSWER_ID : UPLOAD_ANSWER_ID, itemIndex);
 	if (!waitForCompletion) {
 		return [{ json: withLeadingKeys({ ...uploadInfo, fileName, fileType, fileSize: source.fileSize, status: 'uploaded' }) }];
 	}
@@ -502,7 +511,7 @@ export async function execute(
 		if (memberName !== undefined) json.zipMemberName = memberName;
 		if (progress.isZip) json.zipUploadId = uploadId;
 		if (includeValues && typeof file.fileId === 'string') {
-			Object.assign(json, await valuesField.call(this, file.fileId, itemIndex, simplify));
+			Object.assign(json, await valuesField.call(this, file.fileId, itemIndex, simplify, STATUS_FILE_ID));
 		}
 		items.push({ json: withLeadingKeys(json) });
 	}
