@@ -2,6 +2,7 @@ import type { IBinaryData, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { fileIdParameter, optionsCollection } from '../../descriptions/common';
+import { binaryFileName, binaryMimeType } from '../../helpers/binary';
 import { requireText } from '../../helpers/validation';
 import { downloadFromStorage } from '../../transport';
 import { fileWithPreviewUrl } from './records';
@@ -24,11 +25,10 @@ const displayOptions = { show: { resource: ['file'], operation: ['download'] } }
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-const FALLBACK_MIME_TYPE = 'application/octet-stream';
-
 /**
  * Downloads the stored file behind a fresh preview link into a binary field: the file record
- * gives the name and MIME type; the bytes stream from storage (without the API key) into n8n's
+ * gives the name and MIME type (cleaned: they are the service's text; the JSON keeps the record
+ * as answered); the bytes stream from storage (without the API key) into n8n's
  * binary data, which keeps them on disk in filesystem mode.
  */
 export async function execute(
@@ -42,14 +42,13 @@ export async function execute(
 		this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
 	);
 	const { fileId, file, signedUrl } = await fileWithPreviewUrl.call(this, itemIndex);
-	const fileName = typeof file.fileName === 'string' && file.fileName !== '' ? file.fileName : fileId;
+	const fileName = binaryFileName(file.fileName, fileId);
 	const download = await downloadFromStorage.call(this, signedUrl, {
 		label: `file "${fileName}"`,
 		role: 'preview URL',
 		itemIndex,
 	});
-	const mimeType =
-		(typeof file.fileType === 'string' && file.fileType) || download.contentType || FALLBACK_MIME_TYPE;
+	const mimeType = binaryMimeType(file.fileType, download.contentType);
 	const stream = download.body as Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
 	let binary: IBinaryData;
 	try {

@@ -13,7 +13,7 @@ import {
 	simplifyParameter,
 } from '../../descriptions/common';
 import { ocrModelParameter } from '../../descriptions/ocrModels';
-import { binarySource } from '../../helpers/binary';
+import { MIME_TYPE_PATTERN, binarySource } from '../../helpers/binary';
 import {
 	invalidParameter,
 	optionalText,
@@ -238,8 +238,6 @@ export const description = updateDisplayOptions(displayOptions, properties);
 
 /** The Options collection as n8n hands it over: an expression may have put any value in any field. */
 type UploadOptions = Record<string, unknown>;
-
-const MIME_TYPE_PATTERN = /^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/;
 
 function isZipUpload(fileName: string, fileType: string): boolean {
 	return /^application\/(x-)?zip(-compressed)?$/i.test(fileType) || /\.zip$/i.test(fileName);
