@@ -11,7 +11,6 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { SEED_IDS } from '../emulator';
 import { INVOICE_FILE_NAME, RECEIPT_FILE_NAME, buildZip, invoiceText, receiptText } from '../fixtures/documents';
 import { createBinaryItem, pollTrigger } from '../harness';
-import type { RunNodeResult } from '../harness';
 import { byId, seedFile } from './file-operations-support';
 import { runOperation } from './run-operation';
 import { credentialsFor, useEmulator, useFakeWaitClock } from './support';
@@ -61,7 +60,7 @@ function checkPrototypes(value: unknown, where = 'json'): number {
 	return kept;
 }
 
-function checkItems(result: Pick<RunNodeResult, 'error' | 'items'>, expectedItems?: number): INodeExecutionData[] {
+function checkItems(result: { error?: unknown; items: INodeExecutionData[] }, expectedItems?: number): INodeExecutionData[] {
 	expect(result.error).toBeUndefined();
 	if (expectedItems !== undefined) expect(result.items).toHaveLength(expectedItems);
 	expect(result.items.length).toBeGreaterThan(0);
@@ -158,7 +157,7 @@ describe('file records', () => {
 		const file = await seedFile(emulator);
 		hostileAnswers(/\/uploads\//, (record) => isFileRecord(record) || Array.isArray(record.statuses));
 
-		const items = checkItems(await runOperation(emulator, 'file', 'getUploadStatus', { uploadId: file.uploadId }), 1);
+		const items = checkItems(await runOperation(emulator, 'file', 'getUploadStatus', { uploadId: String(file.uploadId) }), 1);
 
 		expectKeptAsData(items[0].json);
 	});
