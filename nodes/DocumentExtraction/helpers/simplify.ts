@@ -51,7 +51,8 @@ function simplifyValue(field: ExtractedField): unknown {
  * "title (n)", the smallest n from 2 that is neither the title of a field of the list nor a name
  * already given. One pass: each title remembers its next suffix, and a probe can only fail on a
  * field titled exactly that ("x (2)"), once per such field, so the work is linear in the fields
- * however often a title repeats (10,000 fields titled "x" took 7.3 s probing from 2 each time).
+ * however often a title repeats (probing from 2 for each repeat, 20,000 fields titled "x" took
+ * 25.6 s on the event loop; now 9 ms).
  * Sets, not `in`, so titles such as "constructor" or "toString" are names like any other.
  */
 export function uniqueNames(titles: readonly string[]): string[] {
