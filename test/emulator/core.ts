@@ -7,7 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { CallbackSender } from './callbacks';
 import type { Clock } from './clock';
 import { iso } from './clock';
-import { bodyRetryAfter, cutResponse, headerRetryAfter, rewritePresignedUrls, sendRedirect } from './fault-answers';
+import { bodyRetryAfter, cutResponse, headerRetryAfter, rewritePartPlan, rewritePresignedUrls, sendHugeAnswer, sendRedirect, trickleRequest, trickleResponse } from './fault-answers';
 import { type FailFault, Faults, type HostName, type TakenFaults } from './faults';
 import {
 	canonicalJson,
@@ -57,10 +57,12 @@ export interface RequestLogEntry {
 	time: string;
 	/** Which injected fault hit this request, if any. */
 	fault?: FaultLabel;
+	/** The pause a 429 answer announced (retryAfter, seconds). */
+	retryAfter?: number;
 	durationMs?: number;
 }
 
-export type FaultLabel = 'fail' | 'delay' | 'reset' | 'redirect' | 'hang' | 'rewrite' | 'edit';
+export type FaultLabel = 'fail' | 'delay' | 'reset' | 'redirect' | 'hang' | 'rewrite' | 'trickle' | 'huge' | 'ignore-page' | 'edit';
 
 /** `detailed`: DELETE /files lists deletedFileIds; `spec`: exactly the specification's shape. */
 export type DeleteAnswerShape = 'detailed' | 'spec';
@@ -241,6 +243,7 @@ export class EmulatorCore {
 		entry.requestId = requestId;
 		const failAfter = taken.fail?.phase === 'after' && host === 'api';
 		if (taken.fail && !failAfter) {
+			if (typeof taken.fail.retryAfter === 'number') entry.retryAfter = taken.fail.retryAfter;
 			req.on('data', (chunk: Buffer) => onBytes(chunk.length));
 			req.resume();
 			this.sendFault(host, res, taken.fail, url.pathname, requestId);
@@ -250,6 +253,20 @@ export class EmulatorCore {
 			req.on('data', (chunk: Buffer) => onBytes(chunk.length));
 			sendRedirect(req, res, taken.redirect, `${this.trapUrl}${url.pathname}${url.rawQuery ? `?${url.rawQuery}` : ''}`, requestId);
 			return;
+		}
+		if (taken.huge) {
+			req.on('data', (chunk: Buffer) => onBytes(chunk.length));
+			req.resume();
+			sendHugeAnswer(res, taken.huge, requestId);
+			return;
+		}
+		if (taken.trickle) {
+			if ((taken.trickle.direction ?? 'answer') === 'answer') trickleResponse(res, taken.trickle);
+			else trickleRequest(req, taken.trickle);
+		}
+		if (taken.ignorePage) {
+			url.searchParams.delete('page');
+			delete url.query.page;
 		}
 		if (taken.hang) {
 			if ((taken.hang.mode ?? 'no-answer') === 'no-answer') {
@@ -286,6 +303,8 @@ export class EmulatorCore {
 			response = problemResponse(apiError, url.pathname, requestId);
 		}
 		if (!req.complete) req.resume();
+		const announced = (response.body as { retryAfter?: unknown } | undefined)?.retryAfter;
+		if (response.status === 429 && typeof announced === 'number') entry.retryAfter = announced;
 		if (resetAfter) {
 			req.socket.destroy();
 			return;
@@ -295,6 +314,7 @@ export class EmulatorCore {
 			return;
 		}
 		if (taken.rewrite) response = { ...response, body: rewritePresignedUrls(response.body, taken.rewrite.url, this.trapUrl) };
+		if (taken.partPlan) response = { ...response, body: rewritePartPlan(response.body, taken.partPlan) };
 		if (taken.edit) response = { ...response, body: taken.edit.edit(JSON.parse(JSON.stringify(response.body ?? null)) as unknown) };
 		sendJson(res, response, requestId);
 	}
@@ -317,6 +337,13 @@ export class EmulatorCore {
 		const status = fault.status ?? 500;
 		const detail = fault.detail ?? (status === 429 ? 'Rate limit exceeded; retry later.' : `Injected fault: HTTP ${status}.`);
 		const retryAfter = headerRetryAfter(fault);
+		if (fault.rawBody !== undefined) {
+			const headers: Record<string, string | number> = { 'content-type': 'text/html', 'content-length': Buffer.byteLength(fault.rawBody), 'x-request-id': requestId };
+			if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
+			res.writeHead(status, headers);
+			res.end(fault.rawBody);
+			return;
+		}
 		if (host === 'storage') {
 			const code = status === 503 ? 'SlowDown' : status === 403 ? 'AccessDenied' : status >= 500 ? 'InternalError' : 'InvalidRequest';
 			const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${detail}</Message><RequestId>${requestId}</RequestId></Error>`;
@@ -532,7 +559,11 @@ function faultLabel(taken: TakenFaults): FaultLabel | undefined {
 	if (taken.fail) return 'fail';
 	if (taken.redirect) return 'redirect';
 	if (taken.hang) return 'hang';
+	if (taken.huge) return 'huge';
 	if (taken.rewrite) return 'rewrite';
+	if (taken.trickle) return 'trickle';
+	if (taken.partPlan) return 'rewrite';
+	if (taken.ignorePage) return 'ignore-page';
 	if (taken.edit) return 'edit';
 	return taken.delay ? 'delay' : undefined;
 }

@@ -41,6 +41,8 @@ export interface FailFault extends FaultMatch {
 	 * service that answers whatever it likes. API host only.
 	 */
 	problem?: Record<string, unknown>;
+	/** The answer's body as is, as text/html (a proxy's error page), instead of problem+json or XML. */
+	rawBody?: string;
 }
 
 export interface DelayFault extends FaultMatch {
@@ -85,6 +87,36 @@ export interface RewriteUrlsFault extends FaultMatch {
 }
 
 /**
+ * A slow peer. `answer`: the answer (headers at once, then the body) is sent `chunkBytes` at a
+ * time at `bytesPerSecond`. `request` (storage PUT): the request body is read at that speed.
+ */
+export interface TrickleFault extends FaultMatch {
+	direction?: 'answer' | 'request';
+	/** Default 2 (a few bytes per second). */
+	bytesPerSecond?: number;
+	/** Bytes written or read per step (default 1). */
+	chunkBytes?: number;
+}
+
+/** A 200 JSON answer of `bytes` bytes (a valid list whose one item carries a huge field), streamed. */
+export interface HugeAnswerFault extends FaultMatch {
+	bytes: number;
+	/** Whether the answer says its Content-Length (default false: chunked). */
+	withContentLength?: boolean;
+}
+
+/**
+ * A multipart initiation answered with another part plan (API host): part i gets `sizes[i]`
+ * bytes, the URLs of the real plan reused (the last one repeated when there are more parts).
+ */
+export interface PartPlanFault extends FaultMatch {
+	sizes: number[];
+}
+
+/** List requests answered as if `page` were 1, whatever was asked (a service that ignores paging). */
+export type IgnorePageFault = FaultMatch;
+
+/**
  * In process only (a function cannot go over the control API): the JSON answer of the matching
  * API requests is replaced by what `edit` returns from a copy of it, for a service that answers
  * keys or values no handler writes (a key "__proto__", an id ".."). An object made by JSON.parse
@@ -106,6 +138,10 @@ export interface TakenFaults {
 	redirect?: RedirectFault;
 	hang?: HangFault;
 	rewrite?: RewriteUrlsFault;
+	trickle?: TrickleFault;
+	huge?: HugeAnswerFault;
+	ignorePage?: IgnorePageFault;
+	partPlan?: PartPlanFault;
 	edit?: EditAnswerFault;
 }
 
@@ -116,6 +152,10 @@ export interface PendingFaults {
 	redirect: RedirectFault[];
 	hang: HangFault[];
 	rewrite: RewriteUrlsFault[];
+	trickle: TrickleFault[];
+	huge: HugeAnswerFault[];
+	ignorePage: IgnorePageFault[];
+	partPlan: PartPlanFault[];
 	edit: EditAnswerFault[];
 }
 
@@ -137,6 +177,10 @@ export class Faults {
 	private redirects: Array<Pending<RedirectFault>> = [];
 	private hangs: Array<Pending<HangFault>> = [];
 	private rewrites: Array<Pending<RewriteUrlsFault>> = [];
+	private trickles: Array<Pending<TrickleFault>> = [];
+	private huges: Array<Pending<HugeAnswerFault>> = [];
+	private ignorePages: Array<Pending<IgnorePageFault>> = [];
+	private partPlans: Array<Pending<PartPlanFault>> = [];
 	private edits: Array<Pending<EditAnswerFault>> = [];
 
 	constructor(private readonly onExpirePresigned: () => number) {}
@@ -171,6 +215,26 @@ export class Faults {
 		this.rewrites.push({ spec, remaining: spec.count ?? 1 });
 	}
 
+	/** The next `count` matching requests are answered (or read) a few bytes at a time. */
+	trickleNext(spec: TrickleFault = {}): void {
+		this.trickles.push({ spec, remaining: spec.count ?? 1 });
+	}
+
+	/** The next `count` matching requests get a 200 JSON answer of `bytes` bytes. */
+	hugeAnswerNext(spec: HugeAnswerFault): void {
+		this.huges.push({ spec, remaining: spec.count ?? 1 });
+	}
+
+	/** The next `count` matching list requests ignore their `page` parameter. */
+	ignorePageNext(spec: IgnorePageFault = {}): void {
+		this.ignorePages.push({ spec, remaining: spec.count ?? 1 });
+	}
+
+	/** The next `count` matching multipart initiations answer the part plan `sizes`. */
+	partPlanNext(spec: PartPlanFault): void {
+		this.partPlans.push({ spec, remaining: spec.count ?? 1 });
+	}
+
 	/** The next `count` matching API answers are replaced by `edit(copy of the answer)` (API host only). */
 	editAnswerNext(spec: EditAnswerFault): void {
 		this.edits.push({ spec, remaining: spec.count ?? 1 });
@@ -188,6 +252,10 @@ export class Faults {
 		this.redirects = [];
 		this.hangs = [];
 		this.rewrites = [];
+		this.trickles = [];
+		this.huges = [];
+		this.ignorePages = [];
+		this.partPlans = [];
 		this.edits = [];
 	}
 
@@ -201,6 +269,10 @@ export class Faults {
 			redirect: view(this.redirects),
 			hang: view(this.hangs),
 			rewrite: view(this.rewrites),
+			trickle: view(this.trickles),
+			huge: view(this.huges),
+			ignorePage: view(this.ignorePages),
+			partPlan: view(this.partPlans),
 			edit: view(this.edits),
 		};
 	}
@@ -216,10 +288,14 @@ export class Faults {
 		const fail = reset ? undefined : takeFrom(this.fails, host, method, path);
 		const redirect = reset || fail ? undefined : takeFrom(this.redirects, host, method, path);
 		const hang = reset || fail || redirect ? undefined : takeFrom(this.hangs, host, method, path);
-		const noAnswer = Boolean(reset || fail || redirect || (hang && (hang.mode ?? 'no-answer') === 'no-answer'));
+		const huge = reset || fail || redirect || hang ? undefined : takeFrom(this.huges, host, method, path);
+		const noAnswer = Boolean(reset || fail || redirect || huge || (hang && (hang.mode ?? 'no-answer') === 'no-answer'));
 		const rewrite = host === 'api' && !noAnswer ? takeFrom(this.rewrites, host, method, path) : undefined;
+		const trickle = reset || fail || redirect || hang ? undefined : takeFrom(this.trickles, host, method, path);
+		const ignorePage = noAnswer ? undefined : takeFrom(this.ignorePages, host, method, path);
+		const partPlan = host === 'api' && !noAnswer ? takeFrom(this.partPlans, host, method, path) : undefined;
 		const edit = host === 'api' && !noAnswer ? takeFrom(this.edits, host, method, path) : undefined;
-		return { delay, reset, fail, redirect, hang, rewrite, edit };
+		return { delay, reset, fail, redirect, hang, rewrite, trickle, huge, ignorePage, partPlan, edit };
 	}
 }
 

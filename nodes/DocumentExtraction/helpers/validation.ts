@@ -64,7 +64,7 @@ const ID_FORMS = {
 export type IdForm = keyof typeof ID_FORMS;
 
 /** Between the ids of a list given as text. */
-const ID_SEPARATORS = /[\s,]+/;
+const ID_SEPARATORS = /[\s,]/;
 
 /** Whether `id` is an id of that form: the one check behind every id, typed by the user or answered. */
 export function isId(id: unknown, form: IdForm): id is string {

@@ -4,7 +4,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { UploadProgress } from '../../helpers/uploadStatus';
 import { readUploadStatus } from '../../helpers/uploadStatus';
 import { requireServiceId } from '../../helpers/validation';
-import { apiRequest, cancelledError, isCancelled, isEndedByDeadline, pause, waitClock } from '../../transport';
+import type { Deadline } from '../../transport';
+import { apiRequest, trimTrailingStops, cancelledError, isCancelled, isEndedByDeadline, pause, waitClock } from '../../transport';
 
 /** Steps of the File resource that several operations share. */
 
@@ -16,15 +17,14 @@ export async function getUploadStatus(
 	this: IExecuteFunctions,
 	uploadId: string,
 	itemIndex: number,
-	deadline?: { at: number; note: string },
+	deadline?: Deadline,
 ): Promise<IDataObject> {
 	const id = requireServiceId(this, uploadId, 'uuid', { what: 'upload ID', source: 'The service' }, itemIndex);
 	return await apiRequest.call(this, {
 		method: 'GET',
 		path: `/uploads/${encodeURIComponent(id)}`,
 		itemIndex,
-		deadline: deadline?.at,
-		deadlineNote: deadline?.note,
+		deadline,
 	});
 }
 
@@ -101,7 +101,7 @@ export async function waitForUpload(
 			});
 		} catch (error) {
 			if (isCancelled(this)) throw cancelledError(this);
-			const cause = (error as Error).message?.replace(/[.\s]+$/, '') ?? 'unknown error';
+			const cause = trimTrailingStops((error as Error).message ?? 'unknown error');
 			if (isEndedByDeadline(error) || waitClock.now() >= deadline) {
 				throw uploadedButUnfinished(
 					this,
