@@ -62,7 +62,7 @@ export interface RequestLogEntry {
 	durationMs?: number;
 }
 
-export type FaultLabel = 'fail' | 'delay' | 'reset' | 'redirect' | 'hang' | 'rewrite' | 'trickle' | 'huge' | 'ignore-page';
+export type FaultLabel = 'fail' | 'delay' | 'reset' | 'redirect' | 'hang' | 'rewrite' | 'trickle' | 'huge' | 'ignore-page' | 'edit';
 
 /** `detailed`: DELETE /files lists deletedFileIds; `spec`: exactly the specification's shape. */
 export type DeleteAnswerShape = 'detailed' | 'spec';
@@ -315,6 +315,7 @@ export class EmulatorCore {
 		}
 		if (taken.rewrite) response = { ...response, body: rewritePresignedUrls(response.body, taken.rewrite.url, this.trapUrl) };
 		if (taken.partPlan) response = { ...response, body: rewritePartPlan(response.body, taken.partPlan) };
+		if (taken.edit) response = { ...response, body: taken.edit.edit(JSON.parse(JSON.stringify(response.body ?? null)) as unknown) };
 		sendJson(res, response, requestId);
 	}
 
@@ -552,7 +553,7 @@ function parseRequestUrl(target: string): RequestUrl {
 	return { pathname, searchParams, query: parseQuery(searchParams), rawQuery };
 }
 
-/** The label the request log shows: the fault that decides the answer, else a rewrite, else a delay. */
+/** The label the request log shows: the fault that decides the answer, else a rewrite or an edit, else a delay. */
 function faultLabel(taken: TakenFaults): FaultLabel | undefined {
 	if (taken.reset) return 'reset';
 	if (taken.fail) return 'fail';
@@ -563,6 +564,7 @@ function faultLabel(taken: TakenFaults): FaultLabel | undefined {
 	if (taken.trickle) return 'trickle';
 	if (taken.partPlan) return 'rewrite';
 	if (taken.ignorePage) return 'ignore-page';
+	if (taken.edit) return 'edit';
 	return taken.delay ? 'delay' : undefined;
 }
 

@@ -116,6 +116,16 @@ export interface PartPlanFault extends FaultMatch {
 /** List requests answered as if `page` were 1, whatever was asked (a service that ignores paging). */
 export type IgnorePageFault = FaultMatch;
 
+/**
+ * In process only (a function cannot go over the control API): the JSON answer of the matching
+ * API requests is replaced by what `edit` returns from a copy of it, for a service that answers
+ * keys or values no handler writes (a key "__proto__", an id ".."). An object made by JSON.parse
+ * keeps "__proto__" as an own key, and JSON.stringify writes it out as such.
+ */
+export interface EditAnswerFault extends FaultMatch {
+	edit(body: unknown): unknown;
+}
+
 interface Pending<T> {
 	spec: T;
 	remaining: number;
@@ -132,6 +142,7 @@ export interface TakenFaults {
 	huge?: HugeAnswerFault;
 	ignorePage?: IgnorePageFault;
 	partPlan?: PartPlanFault;
+	edit?: EditAnswerFault;
 }
 
 export interface PendingFaults {
@@ -145,6 +156,7 @@ export interface PendingFaults {
 	huge: HugeAnswerFault[];
 	ignorePage: IgnorePageFault[];
 	partPlan: PartPlanFault[];
+	edit: EditAnswerFault[];
 }
 
 function matches(spec: FaultMatch, host: HostName, method: string, path: string): boolean {
@@ -169,6 +181,7 @@ export class Faults {
 	private huges: Array<Pending<HugeAnswerFault>> = [];
 	private ignorePages: Array<Pending<IgnorePageFault>> = [];
 	private partPlans: Array<Pending<PartPlanFault>> = [];
+	private edits: Array<Pending<EditAnswerFault>> = [];
 
 	constructor(private readonly onExpirePresigned: () => number) {}
 
@@ -222,6 +235,11 @@ export class Faults {
 		this.partPlans.push({ spec, remaining: spec.count ?? 1 });
 	}
 
+	/** The next `count` matching API answers are replaced by `edit(copy of the answer)` (API host only). */
+	editAnswerNext(spec: EditAnswerFault): void {
+		this.edits.push({ spec, remaining: spec.count ?? 1 });
+	}
+
 	/** Every presigned URL issued so far stops working; returns how many were expired. */
 	expirePresignedUrls(): number {
 		return this.onExpirePresigned();
@@ -238,6 +256,7 @@ export class Faults {
 		this.huges = [];
 		this.ignorePages = [];
 		this.partPlans = [];
+		this.edits = [];
 	}
 
 	pending(): PendingFaults {
@@ -254,13 +273,14 @@ export class Faults {
 			huge: view(this.huges),
 			ignorePage: view(this.ignorePages),
 			partPlan: view(this.partPlans),
+			edit: view(this.edits),
 		};
 	}
 
 	/**
 	 * Consumes at most one fault of each kind for this request, and at most one of those that
-	 * replace the answer (reset, fail, redirect, hang, in that order). A URL rewrite is taken only
-	 * by an API request that will be answered.
+	 * replace the answer (reset, fail, redirect, hang, in that order). A URL rewrite and an answer
+	 * edit are taken only by an API request that will be answered.
 	 */
 	take(host: HostName, method: string, path: string): TakenFaults {
 		const delay = takeFrom(this.delays, host, method, path);
@@ -274,7 +294,8 @@ export class Faults {
 		const trickle = reset || fail || redirect || hang ? undefined : takeFrom(this.trickles, host, method, path);
 		const ignorePage = noAnswer ? undefined : takeFrom(this.ignorePages, host, method, path);
 		const partPlan = host === 'api' && !noAnswer ? takeFrom(this.partPlans, host, method, path) : undefined;
-		return { delay, reset, fail, redirect, hang, rewrite, trickle, huge, ignorePage, partPlan };
+		const edit = host === 'api' && !noAnswer ? takeFrom(this.edits, host, method, path) : undefined;
+		return { delay, reset, fail, redirect, hang, rewrite, trickle, huge, ignorePage, partPlan, edit };
 	}
 }
 

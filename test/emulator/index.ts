@@ -18,7 +18,7 @@ import type { EmulatorState } from './state';
 
 export { ManualClock, OffsetClock, SEED_IDS, SEEDED_KEYS };
 export type { Clock, ControllableClock, DeleteAnswerShape, EmulatorEvents, FaultLabel, RateLimitOptions, RequestLogEntry };
-export type { FailFault, DelayFault, ResetFault, FaultMatch, HangFault, HangMode, HostName, RedirectFault, RedirectStatus, RewriteUrlsFault, PendingFaults } from './faults';
+export type { FailFault, DelayFault, ResetFault, FaultMatch, HangFault, HangMode, HostName, RedirectFault, RedirectStatus, RewriteUrlsFault, EditAnswerFault, PendingFaults } from './faults';
 
 export interface EmulatorOptions {
 	/** API listener port (0 = any free port; default 0). */

@@ -209,3 +209,76 @@ export async function binarySource(
 		openRanges: () => bufferRangeReader(buffer, fail),
 	};
 }
+
+/** Longest name given to a binary, in UTF-8 bytes: what common file systems accept. */
+const MAX_FILE_NAME_BYTES = 255;
+/** Longest extension kept whole when a name is cut ("." included). */
+const MAX_KEPT_EXTENSION = 16;
+/** Never kept in a name: control characters (line breaks, NUL), invisible format characters (bidi overrides), line and paragraph separators. */
+const UNSAFE_NAME_CHARACTERS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+const PATH_SEPARATOR = /[/\\]/;
+
+function isSpaceOrDot(character: string): boolean {
+	return character === '.' || character.trim() === '';
+}
+
+/** `text` without leading and trailing spaces and dots (a loop: a regular expression anchored at the end would backtrack). */
+function trimSpacesAndDots(text: string): string {
+	let start = 0;
+	let end = text.length;
+	while (start < end && isSpaceOrDot(text[start])) start++;
+	while (end > start && isSpaceOrDot(text[end - 1])) end--;
+	return text.slice(start, end);
+}
+
+/** `name` cut to MAX_FILE_NAME_BYTES of UTF-8 on a character boundary, its extension kept. */
+function capFileName(name: string): string {
+	if (Buffer.byteLength(name, 'utf8') <= MAX_FILE_NAME_BYTES) return name;
+	const dot = name.lastIndexOf('.');
+	const extension = dot > 0 && name.length - dot <= MAX_KEPT_EXTENSION ? name.slice(dot) : '';
+	let bytes = Buffer.byteLength(extension, 'utf8');
+	let stem = '';
+	for (const character of extension ? name.slice(0, dot) : name) {
+		const size = Buffer.byteLength(character, 'utf8');
+		if (bytes + size > MAX_FILE_NAME_BYTES) break;
+		stem += character;
+		bytes += size;
+	}
+	return stem + extension;
+}
+
+/**
+ * The name a binary gets from a name the service gave (a file record's fileName): the one place
+ * that turns service text into a binary file name. Control and invisible characters are removed
+ * ("evil\r\nX-Injected: 1.html" would carry a header into whatever serves the file), folders are
+ * dropped (only the part after the last "/" or "\" is kept), leading and trailing spaces and dots
+ * are trimmed (so ".." is nothing) and the result is cut to 255 bytes, its extension kept. A name
+ * that is nothing once cleaned, or no text at all, gives `fallback`.
+ */
+export function binaryFileName(name: unknown, fallback: string): string {
+	if (typeof name !== 'string') return fallback;
+	const parts = name.replace(UNSAFE_NAME_CHARACTERS, '').split(PATH_SEPARATOR);
+	let base = '';
+	for (let index = parts.length - 1; index >= 0 && base === ''; index--) base = parts[index].trim();
+	const cleaned = capFileName(trimSpacesAndDots(base));
+	return cleaned === '' ? fallback : cleaned;
+}
+
+/** A MIME type as a binary and the upload request carry it: type/subtype, optional parameters. */
+export const MIME_TYPE_PATTERN = /^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/;
+const MAX_MIME_TYPE_LENGTH = 255;
+const FALLBACK_MIME_TYPE = 'application/octet-stream';
+
+/**
+ * The MIME type of a binary from what the service said (the file record's, then the storage
+ * answer's): the first that is a MIME type without control characters, else
+ * application/octet-stream.
+ */
+export function binaryMimeType(...candidates: unknown[]): string {
+	for (const candidate of candidates) {
+		if (typeof candidate !== 'string' || candidate.length > MAX_MIME_TYPE_LENGTH) continue;
+		UNSAFE_NAME_CHARACTERS.lastIndex = 0;
+		if (MIME_TYPE_PATTERN.test(candidate) && !UNSAFE_NAME_CHARACTERS.test(candidate)) return candidate;
+	}
+	return FALLBACK_MIME_TYPE;
+}

@@ -12,14 +12,17 @@ export const FILE_LEADING_KEYS = ['fileName', 'status', 'errorReason', 'values',
 /** A form record of Get Values with Simplify off: the file's name, the fields, then the IDs. */
 export const FORM_LEADING_KEYS = ['fileName', 'fields', 'fileId', 'id'] as const;
 
-/** A copy of `json` with the `leading` keys (those present) first, then the others in their own order. */
+/**
+ * A copy of `json` with the `leading` keys (those present) first, then the others in their own
+ * order. Built with Object.fromEntries, which defines every key as an own property: a key
+ * "__proto__" that the service answered stays data and never becomes the copy's prototype (an
+ * assignment `copy[key] = value` would make it one).
+ */
 export function withLeadingKeys(json: IDataObject, leading: readonly string[] = FILE_LEADING_KEYS): IDataObject {
-	const ordered: IDataObject = {};
-	for (const key of leading) {
-		if (Object.prototype.hasOwnProperty.call(json, key)) ordered[key] = json[key];
-	}
-	for (const [key, value] of Object.entries(json)) {
-		if (!Object.prototype.hasOwnProperty.call(ordered, key)) ordered[key] = value;
-	}
-	return ordered;
+	const first = leading.filter((key) => Object.prototype.hasOwnProperty.call(json, key));
+	const placed = new Set(first);
+	return Object.fromEntries([
+		...first.map((key) => [key, json[key]] as const),
+		...Object.entries(json).filter(([key]) => !placed.has(key)),
+	]) as IDataObject;
 }

@@ -8,7 +8,8 @@ import type { IDataObject } from 'n8n-workflow';
  *   its `errorReason`;
  * - a file record (it has a `fileId`) is done when its status is `processed`;
  * - a ZIP upload answers per-member records (`statuses`, optional nested `files`); it is done
- *   when its `zip_extraction` step completed and every member is done or failed.
+ *   when its `zip_extraction` step completed, its members are listed and every member is done
+ *   or failed.
  */
 
 export type UploadState = 'processing' | 'completed' | 'partial' | 'failed';
@@ -102,7 +103,9 @@ export function readUploadStatus(status: IDataObject, expectZip: boolean): Uploa
 	if (topFailure && !topFiles.length) {
 		return { state: 'failed', isZip, processed: [], failed: [], errorReason: reasonOf(topFailure), lastStep };
 	}
-	if (!hasCompletedStep(status, 'zip_extraction') && !topFailure) {
+	// Unpacked but no member listed yet (the step is recorded before the members): still processing.
+	// (An archive without members fails its zip_extraction step instead.)
+	if ((!hasCompletedStep(status, 'zip_extraction') && !topFailure) || topFiles.length === 0) {
 		return { state: 'processing', isZip, processed: [], failed: [], lastStep };
 	}
 

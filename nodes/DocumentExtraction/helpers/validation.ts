@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { splitList } from './lists';
@@ -66,6 +66,11 @@ export type IdForm = keyof typeof ID_FORMS;
 /** Between the ids of a list given as text. */
 const ID_SEPARATORS = /[\s,]/;
 
+/** Whether `id` is an id of that form: the one check behind every id, typed by the user or answered. */
+export function isId(id: unknown, form: IdForm): id is string {
+	return typeof id === 'string' && ID_FORMS[form].pattern.test(id);
+}
+
 function requireId(
 	context: IExecuteFunctions,
 	itemIndex: number,
@@ -74,10 +79,43 @@ function requireId(
 	form: IdForm,
 ): string {
 	const id = textOf(context, itemIndex, parameter, value, ID_FORMS[form].expected);
-	if (!ID_FORMS[form].pattern.test(id)) {
+	if (!isId(id, form)) {
 		throw invalidParameter(context, itemIndex, parameter, value, ID_FORMS[form].expected);
 	}
 	return id;
+}
+
+/** Where an id the service handed back came from, for the message when it is not an id. */
+export interface IdSource {
+	/** What the id is, e.g. "upload ID". */
+	what: string;
+	/** The answer that gave it, e.g. "The upload request's answer (POST /files/upload)". */
+	source: string;
+}
+
+/**
+ * An id the service handed back (an upload ID, a file ID), checked before the node puts it into
+ * a request path: ".." or "a/b" would reach another endpoint of the same host whatever the
+ * encoding. Same check as a typed id (isId); a bad one fails naming where it came from, and
+ * nothing is requested with it.
+ */
+export function requireServiceId(
+	context: { getNode(): INode },
+	value: unknown,
+	form: IdForm,
+	{ what, source }: IdSource,
+	itemIndex?: number,
+): string {
+	if (isId(value, form)) return value;
+	const text = value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value));
+	throw new NodeOperationError(
+		context.getNode(),
+		`${source} gave the ${what} ${text.length > 80 ? `${text.slice(0, 80)}…` : text}, expected ${ID_FORMS[form].expected}: nothing was requested with it`,
+		{
+			itemIndex,
+			description: `The service (or something between n8n and it) answered a ${what} that is not in the form the API documents, so the node does not put it into a request path. Run the node again; if it persists, tell the service's support.`,
+		},
+	);
 }
 
 /** A file or upload id: a UUID. */
@@ -112,13 +150,13 @@ export function requireIdList(
 	value: unknown,
 	form: IdForm,
 ): string[] {
-	const ids: string[] = [];
+	// A Set keeps the first of each id in order, in one pass (an array's includes() made it quadratic).
+	const ids = new Set<string>();
 	const expected = `IDs (${ID_FORMS[form].expected}) separated by commas, spaces or new lines, or an array of IDs`;
 	requireTextList(context, itemIndex, parameter, value, ID_SEPARATORS, expected, ID_FORMS[form].expected).forEach((entry, position) => {
-		const id = requireId(context, itemIndex, `${parameter} (entry ${position + 1})`, entry, form);
-		if (!ids.includes(id)) ids.push(id);
+		ids.add(requireId(context, itemIndex, `${parameter} (entry ${position + 1})`, entry, form));
 	});
-	return ids;
+	return [...ids];
 }
 
 /**

@@ -107,6 +107,7 @@ export async function execute(
 	}
 
 	const results: DeleteResult[] = [];
+	let anyDeleted = false;
 	for (let start = 0; start < fileIds.length; start += DELETE_BATCH_SIZE) {
 		const batch = fileIds.slice(start, start + DELETE_BATCH_SIZE);
 		// An array, as the specification's request sample sends (its prose says a comma string).
@@ -126,10 +127,12 @@ export async function execute(
 				(failure: NodeApiError | NodeOperationError) => ({ answer: undefined, failure }),
 			);
 		if (outcome.answer) {
-			results.push(...batchOutcome(batch, outcome.answer));
+			const outcomes = batchOutcome(batch, outcome.answer);
+			results.push(...outcomes);
+			anyDeleted ||= outcomes.some((result) => result.deleted);
 			continue;
 		}
-		if (!results.some((result) => result.deleted)) throw outcome.failure;
+		if (!anyDeleted) throw outcome.failure;
 		const reason = outcome.failure.message;
 		results.push(...batch.map((fileId) => ({ fileId, deleted: false, error: reason })));
 	}

@@ -2,6 +2,7 @@ import type { IBinaryData, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { fileIdParameter, optionsCollection, transferSpeedOptions } from '../../descriptions/common';
+import { binaryFileName, binaryMimeType } from '../../helpers/binary';
 import { requireText } from '../../helpers/validation';
 import { allowedDownloadBytes, downloadFromStorage } from '../../transport';
 import { fileWithPreviewUrl } from './records';
@@ -24,11 +25,10 @@ const displayOptions = { show: { resource: ['file'], operation: ['download'] } }
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-const FALLBACK_MIME_TYPE = 'application/octet-stream';
-
 /**
  * Downloads the stored file behind a fresh preview link into a binary field: the file record
- * gives the name and MIME type; the bytes stream from storage (without the API key) into n8n's
+ * gives the name and MIME type (cleaned: they are the service's text; the JSON keeps the record
+ * as answered); the bytes stream from storage (without the API key) into n8n's
  * binary data, which keeps them on disk in filesystem mode.
  */
 export async function execute(
@@ -42,7 +42,7 @@ export async function execute(
 		this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
 	);
 	const { fileId, file, signedUrl } = await fileWithPreviewUrl.call(this, itemIndex);
-	const fileName = typeof file.fileName === 'string' && file.fileName !== '' ? file.fileName : fileId;
+	const fileName = binaryFileName(file.fileName, fileId);
 	// (.call loses the generic: the consumer below returns the binary data.)
 	const binary = (await downloadFromStorage.call(
 		this,
@@ -55,8 +55,7 @@ export async function execute(
 			maxBytes: allowedDownloadBytes(file.fileSize),
 		},
 		async (download) => {
-			const mimeType =
-				(typeof file.fileType === 'string' && file.fileType) || download.contentType || FALLBACK_MIME_TYPE;
+			const mimeType = binaryMimeType(file.fileType, download.contentType);
 			const stream = download.body as Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
 			return await this.helpers.prepareBinaryData(stream, fileName, mimeType);
 		},

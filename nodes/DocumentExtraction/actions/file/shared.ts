@@ -3,20 +3,26 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { UploadProgress } from '../../helpers/uploadStatus';
 import { readUploadStatus } from '../../helpers/uploadStatus';
+import { requireServiceId } from '../../helpers/validation';
 import type { Deadline } from '../../transport';
 import { apiRequest, trimTrailingStops, cancelledError, isCancelled, isEndedByDeadline, pause, waitClock } from '../../transport';
 
 /** Steps of the File resource that several operations share. */
 
+/**
+ * GET /uploads/{uploadId}. The ID is checked to be a UUID before it goes into the path (callers
+ * check where they got it, naming the answer; this is the last check before the path).
+ */
 export async function getUploadStatus(
 	this: IExecuteFunctions,
 	uploadId: string,
 	itemIndex: number,
 	deadline?: Deadline,
 ): Promise<IDataObject> {
+	const id = requireServiceId(this, uploadId, 'uuid', { what: 'upload ID', source: 'The service' }, itemIndex);
 	return await apiRequest.call(this, {
 		method: 'GET',
-		path: `/uploads/${encodeURIComponent(uploadId)}`,
+		path: `/uploads/${encodeURIComponent(id)}`,
 		itemIndex,
 		deadline,
 	});

@@ -14,7 +14,7 @@ import {
 	transferSpeedOptions,
 } from '../../descriptions/common';
 import { ocrModelParameter } from '../../descriptions/ocrModels';
-import { binarySource } from '../../helpers/binary';
+import { MIME_TYPE_PATTERN, binarySource } from '../../helpers/binary';
 import {
 	invalidParameter,
 	optionalText,
@@ -24,9 +24,11 @@ import {
 	requireObjectId,
 	requireOneOf,
 	requirePositiveInteger,
+	requireServiceId,
 	requireText,
 } from '../../helpers/validation';
 import type { BinarySource } from '../../helpers/binary';
+import type { IdSource } from '../../helpers/validation';
 import { apiRequestWithResponse, idempotencyKey, putToStorage, unexpectedResponse, waitClock } from '../../transport';
 import type { MultipartSettings } from './multipart';
 import { BYTES_PER_MB, multipartUpload } from './multipart';
@@ -34,6 +36,11 @@ import { withLeadingKeys } from '../../helpers/keyOrder';
 import { valuesField } from '../../helpers/values';
 import { bytesAlreadyArrived, isReplayed, waitForUpload } from './shared';
 import { withoutField } from '../../helpers/response';
+
+/** Where the IDs that Upload puts into request paths come from (named when one is not an ID). */
+const UPLOAD_ANSWER_ID: IdSource = { what: 'upload ID', source: "The upload request's answer (POST /files/upload)" };
+const MULTIPART_ANSWER_ID: IdSource = { what: 'upload ID', source: "The multipart upload's answer (POST /files/upload/multipart)" };
+const STATUS_FILE_ID: IdSource = { what: 'file ID', source: 'The upload status (GET /uploads/{uploadId})' };
 
 /** A presigned upload URL is valid for 300 seconds from the upload request (api-spec, Limits). */
 const UPLOAD_URL_LIFETIME_MS = 300 * 1000;
@@ -234,8 +241,6 @@ export const description = updateDisplayOptions(displayOptions, properties);
 /** The Options collection as n8n hands it over: an expression may have put any value in any field. */
 type UploadOptions = Record<string, unknown>;
 
-const MIME_TYPE_PATTERN = /^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/;
-
 function isZipUpload(fileName: string, fileType: string): boolean {
 	return /^application\/(x-)?zip(-compressed)?$/i.test(fileType) || /\.zip$/i.test(fileName);
 }
@@ -408,6 +413,8 @@ async function singleUpload(
 	if (typeof uploadId !== 'string' || typeof presignedUploadURL !== 'string') {
 		throw unexpectedResponse(context, 'the upload request', { ...upload, presignedUploadURL: undefined }, itemIndex);
 	}
+	// Checked before any byte is sent: the upload ID goes into the status path.
+	requireServiceId(context, uploadId, 'uuid', UPLOAD_ANSWER_ID, itemIndex);
 
 	// The presigned URL is a short-lived bearer secret: it is not part of the output.
 	const uploadInfo = withoutField(upload, 'presignedUploadURL');
@@ -485,7 +492,7 @@ export async function execute(
 				itemIndex,
 			})
 		: await singleUpload(this, itemIndex, body, source, fileName, fileType);
-	const uploadId = uploadInfo.uploadId as string;
+	const uploadId = requireServiceId(this, uploadInfo.uploadId, 'uuid', multipart ? MULTIPART_ANSWER_ID : UPLOAD_ANSWER_ID, itemIndex);
 	if (!waitForCompletion) {
 		return [{ json: withLeadingKeys({ ...uploadInfo, fileName, fileType, fileSize: source.fileSize, status: 'uploaded' }) }];
 	}
@@ -513,7 +520,7 @@ export async function execute(
 		if (memberName !== undefined) json.zipMemberName = memberName;
 		if (progress.isZip) json.zipUploadId = uploadId;
 		if (includeValues && typeof file.fileId === 'string') {
-			Object.assign(json, await valuesField.call(this, file.fileId, itemIndex, simplify));
+			Object.assign(json, await valuesField.call(this, file.fileId, itemIndex, simplify, STATUS_FILE_ID));
 		}
 		items.push({ json: withLeadingKeys(json) });
 	}

@@ -214,12 +214,15 @@ export async function execute(
 		if (answer.errors.length && !ignoreQueryErrors) {
 			throw queryErrorsFailure.call(this, answer.errors, itemIndex);
 		}
-		rows.push(...answer.data);
+		// No more rows than asked for are kept, and they are added one by one: push(...rows) passes
+		// every row as an argument and overflowed the call stack from about 150,000 rows.
+		const taken = Math.min(answer.data.length, requested);
+		for (let index = 0; index < taken; index++) rows.push(answer.data[index]);
 		if (page === 0) headers = answer.headers;
 		executionTimeMs += answer.executionTimeMs;
-		errors.push(...answer.errors);
-		if (limit !== undefined || answer.errors.length || answer.data.length < requested) break;
-		offset += answer.data.length;
+		for (const error of answer.errors) errors.push(error);
+		if (limit !== undefined || answer.errors.length || taken < requested) break;
+		offset += taken;
 	}
 
 	if (output === 'single') {
