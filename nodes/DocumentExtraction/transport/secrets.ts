@@ -37,11 +37,11 @@ function redactDeep<T>(value: T, secrets: string[], depth = 0): T {
 	if (typeof value === 'string') return redact(value, secrets) as T;
 	if (Array.isArray(value)) return value.map((entry) => redactDeep(entry, secrets, depth + 1)) as T;
 	if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-		const out: Record<string, unknown> = {};
-		for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
-			out[redact(key, secrets)] = redactDeep(entry, secrets, depth + 1);
-		}
-		return out as T;
+		// Built with Object.fromEntries: a key such as "__proto__" from the service stays a plain
+		// key and never replaces the prototype of the copy.
+		return Object.fromEntries(
+			Object.entries(value as Record<string, unknown>).map(([key, entry]) => [redact(key, secrets), redactDeep(entry, secrets, depth + 1)]),
+		) as T;
 	}
 	return value;
 }
