@@ -95,6 +95,10 @@ class Bench {
 	async clearWorkspace(): Promise<void> {
 		const { emulator } = this.stack;
 		await emulator.idle();
+		// The previous scenario's faults and rate limit go first: its last requests may have used up
+		// the rate window, and the DELETE below would answer 429.
+		emulator.faults.clear();
+		emulator.setRateLimit(undefined);
 		const ids = [...emulator.state.files.values()].filter((file) => file.workspaceId === SEED_IDS.workspaceA).map((file) => file.fileId);
 		for (let start = 0; start < ids.length; start += 100) {
 			const response = await fetch(`${emulator.apiUrl}/prod/v1/files`, {
@@ -104,8 +108,6 @@ class Bench {
 			});
 			if (!response.ok) throw new Error(`DELETE /files answered ${response.status}`);
 		}
-		emulator.faults.clear();
-		emulator.setRateLimit(undefined);
 		this.hashesSeen.clear();
 	}
 

@@ -75,6 +75,11 @@ export interface RunWorkflowOptions extends PackageOptions {
 	resumeToken?: string;
 	/** when this settles, the execution is stopped, as by the editor's "Stop" button */
 	cancelWhen?: Promise<unknown>;
+	/**
+	 * a bound on node runs (a loop's every pass counts): past it the execution is stopped, as by
+	 * the editor's "Stop" button, and the result says `boundReached`
+	 */
+	maxNodeRuns?: number;
 }
 
 export interface RunWorkflowResult {
@@ -89,6 +94,8 @@ export interface RunWorkflowResult {
 	staticData: IDataObject;
 	/** node names in the order they finished */
 	nodeExecutionOrder: string[];
+	/** the run was stopped because it went past `maxNodeRuns` */
+	boundReached: boolean;
 	/** log lines written during this run */
 	logs: LogLine[];
 	/** items of a node's output (default: first output of its first run); [] when none */
@@ -138,6 +145,7 @@ function toRunResult(
 	workflow: Workflow,
 	executionId: string,
 	nodeExecutionOrder: string[],
+	boundReached: boolean,
 	staticData: IDataObject,
 	logs: LogLine[],
 ): RunWorkflowResult {
@@ -151,6 +159,7 @@ function toRunResult(
 		workflow,
 		staticData,
 		nodeExecutionOrder,
+		boundReached,
 		logs,
 		outputOf(nodeName, outputIndex = 0, runIndex = 0) {
 			return runData[nodeName]?.[runIndex]?.data?.[NodeConnectionTypes.Main]?.[outputIndex] ?? [];
@@ -213,8 +222,15 @@ export async function runWorkflow(
 	} as IWorkflowBase;
 	const hooks = new ExecutionLifecycleHooks(mode, executionId, workflowData);
 	const nodeExecutionOrder: string[] = [];
+	let boundReached = false;
+	/** Set once the execution runs: stops it as the editor's "Stop" button does. */
+	const stopper: { stop?: () => void } = {};
 	hooks.addHandler('nodeExecuteAfter', (nodeName) => {
 		nodeExecutionOrder.push(nodeName);
+		if (options.maxNodeRuns !== undefined && nodeExecutionOrder.length >= options.maxNodeRuns && !boundReached) {
+			boundReached = true;
+			stopper.stop?.();
+		}
 	});
 	let newStaticData: IDataObject | undefined;
 	hooks.addHandler('workflowExecuteAfter', (_run, staticData) => {
@@ -249,6 +265,7 @@ export async function runWorkflow(
 		() => running.cancel(),
 		() => running.cancel(),
 	);
+	stopper.stop = () => running.cancel();
 	const run = await running;
 	const staticData = deepCopy(newStaticData ?? workflow.staticData ?? {}) as IDataObject;
 	return toRunResult(
@@ -256,6 +273,7 @@ export async function runWorkflow(
 		workflow,
 		executionId,
 		nodeExecutionOrder,
+		boundReached,
 		staticData,
 		harnessLogger.lines.slice(logStart),
 	);

@@ -35,7 +35,7 @@ export type { NodeMethodOptions } from './methods';
 export { DEFAULT_TRIGGER_NAME, activatePollTrigger, pollTrigger } from './poll';
 export type { ActivePollTrigger, PollTriggerOptions, PollTriggerResult, StaticDataHost } from './poll';
 export { REPO_ROOT, STAND_IN_NODE_TYPES, loadPackage } from './registry';
-export type { LoadedPackage } from './registry';
+export type { LoadedPackage, PackageFiles } from './registry';
 export { openSession } from './session';
 export { forgetPackageRateLimits, installFakeWaitClock, installRecordingWaitClock } from './wait-clock';
 export type { FakeWaitClock, RecordingWaitClock } from './wait-clock';

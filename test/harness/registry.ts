@@ -34,11 +34,26 @@ export interface LoadedPackage {
 	credentialTypes: Record<string, ICredentialType>;
 }
 
+/**
+ * Some files of a package rather than all of it: n8n-nodes-base lists about 500 nodes and 400
+ * credentials, and a workflow around ours needs a handful (paths as in its package.json `n8n`).
+ */
+export interface PackageFiles {
+	directory: string;
+	nodes: string[];
+	credentials?: string[];
+}
+
 const loadedPackages = new Map<string, Promise<LoadedPackage>>();
 
-async function loadPackageUncached(directory: string): Promise<LoadedPackage> {
+async function loadPackageUncached(directory: string, files?: Omit<PackageFiles, 'directory'>): Promise<LoadedPackage> {
 	const loader = new PackageDirectoryLoader(directory);
-	await loader.loadAll();
+	if (files) {
+		for (const file of files.nodes) loader.loadNodeFromFile(file);
+		for (const file of files.credentials ?? []) loader.loadCredentialFromFile(file);
+	} else {
+		await loader.loadAll();
+	}
 	const nodeTypes: LoadedPackage['nodeTypes'] = {};
 	for (const [name, { type }] of Object.entries(loader.nodeTypes)) {
 		nodeTypes[`${loader.packageName}.${name}`] = type;
@@ -51,14 +66,16 @@ async function loadPackageUncached(directory: string): Promise<LoadedPackage> {
 }
 
 /**
- * Loads a package directory once per test file. Our own package must be built first
- * (`ensureBuilt()`): the loader reads the files that package.json's `n8n` section names.
+ * Loads a package directory (or only the given files of it) once per test file. Our own package
+ * must be built first (`ensureBuilt()`): the loader reads the files that package.json's `n8n`
+ * section names.
  */
-export async function loadPackage(directory: string = REPO_ROOT): Promise<LoadedPackage> {
-	const key = resolve(directory);
+export async function loadPackage(directory: string = REPO_ROOT, files?: Omit<PackageFiles, 'directory'>): Promise<LoadedPackage> {
+	const root = resolve(directory);
+	const key = files ? `${root}:${JSON.stringify(files)}` : root;
 	let loaded = loadedPackages.get(key);
 	if (!loaded) {
-		loaded = loadPackageUncached(key);
+		loaded = loadPackageUncached(root, files);
 		loadedPackages.set(key, loaded);
 		loaded.catch(() => loadedPackages.delete(key));
 	}

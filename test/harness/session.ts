@@ -9,14 +9,14 @@ import { resolve } from 'node:path';
 
 import { ensureBuilt } from './build';
 import { HarnessCredentialsHelper } from './credentials-helper';
-import type { LoadedPackage } from './registry';
+import type { LoadedPackage, PackageFiles } from './registry';
 import { HarnessCredentialTypes, HarnessNodeTypes, REPO_ROOT, loadPackage } from './registry';
 
 export interface PackageOptions {
 	/** package to load; default: this repository (built from dist/ by ensureBuilt) */
 	packageDir?: string;
-	/** further packages whose node types the workflow may use */
-	extraPackageDirs?: string[];
+	/** further packages whose node types the workflow may use (a folder, or some files of one) */
+	extraPackageDirs?: Array<string | PackageFiles>;
 }
 
 export interface HarnessSession {
@@ -31,7 +31,9 @@ export async function openSession(options: PackageOptions = {}): Promise<Harness
 	const packageDir = resolve(options.packageDir ?? REPO_ROOT);
 	if (packageDir === REPO_ROOT) await ensureBuilt();
 	const mainPackage = await loadPackage(packageDir);
-	const extra = await Promise.all((options.extraPackageDirs ?? []).map(async (dir) => await loadPackage(dir)));
+	const extra = await Promise.all(
+		(options.extraPackageDirs ?? []).map(async (dir) => (typeof dir === 'string' ? await loadPackage(dir) : await loadPackage(dir.directory, dir))),
+	);
 	const packages = [mainPackage, ...extra];
 	const credentialTypes = new HarnessCredentialTypes(packages);
 	return {

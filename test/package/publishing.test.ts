@@ -2,6 +2,11 @@
  * What npm provenance and n8n's verification read from the package (docs/publishing.md): the
  * package.json metadata agrees with itself, the publish workflow publishes with provenance from
  * a version tag after the checks, and the CHANGELOG names the version being published.
+ *
+ * And how the workflow holds the power to publish: the job that installs and runs the development
+ * packages has no id-token; only the publish job, in a protected environment, gets one, and it
+ * receives the packed tarball alone; trusted publishing only (no token); every action pinned by a
+ * commit SHA; npm pinned to an exact version.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -9,7 +14,8 @@ import { parse } from 'yaml';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const packageJson = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-const workflow = parse(fs.readFileSync(path.join(ROOT, '.github', 'workflows', 'publish.yml'), 'utf8'));
+const workflowText = fs.readFileSync(path.join(ROOT, '.github', 'workflows', 'publish.yml'), 'utf8');
+const workflow = parse(workflowText);
 const changelog = fs.readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8');
 
 interface Step {
@@ -17,10 +23,23 @@ interface Step {
 	uses?: string;
 	run?: string;
 	with?: Record<string, unknown>;
+	env?: Record<string, unknown>;
 }
-const steps: Step[] = Object.values(workflow.jobs as Record<string, { steps: Step[] }>).flatMap((job) => job.steps);
+interface Job {
+	name?: string;
+	needs?: string | string[];
+	environment?: string | { name: string };
+	permissions?: Record<string, string>;
+	steps: Step[];
+}
+const jobs = workflow.jobs as Record<string, Job>;
+const steps: Step[] = Object.values(jobs).flatMap((job) => job.steps);
+const runLinesOf = (job: Job) => job.steps.flatMap((step) => (step.run ?? '').split('\n').map((line) => line.trim()));
 const runLines = steps.flatMap((step) => (step.run ?? '').split('\n').map((line) => line.trim()));
-const indexOfRun = (command: string) => runLines.findIndex((line) => line === command || line.startsWith(`${command} `));
+const indexOfRun = (command: string, lines = runLines) => lines.findIndex((line) => line === command || line.startsWith(`${command} `));
+/** Jobs that may mint an OIDC token (id-token: write). */
+const oidcJobs = Object.entries(jobs).filter(([, job]) => job.permissions?.['id-token'] === 'write');
+const [publishJobName, publishJob] = oidcJobs[0] ?? ['', { steps: [] }];
 
 /** The GitHub repository a URL names ("owner/name"), judged on the parsed URL. */
 function githubRepository(url: string): string {
@@ -55,30 +74,76 @@ describe('package.json carries what provenance and n8n verification check', () =
 });
 
 describe('the publish workflow', () => {
-	test('runs on version tags only, with the OIDC permission provenance needs', () => {
+	test('runs on version tags only; grants nothing at the workflow level', () => {
 		expect(Object.keys(workflow.on)).toEqual(['push']);
 		expect(workflow.on.push.tags).toEqual(['v*.*.*']);
 		expect(workflow.on.push.branches).toBeUndefined();
-		const [job] = Object.values(workflow.jobs as Record<string, { permissions: Record<string, string> }>);
-		expect(job.permissions).toEqual({ 'id-token': 'write', contents: 'read' });
+		expect(workflow.permissions).toEqual({});
 	});
 
-	test('publishes with provenance to the public registry, after install, build, both lints, the scanner and the tests', () => {
-		const publish = indexOfRun('npm publish');
-		expect(runLines[publish]).toBe('npm publish --provenance --access public');
+	test('builds, checks and tests in a job without id-token: install, build, both lints, the scanner and the tests, then npm run pack', () => {
+		const building = Object.entries(jobs).filter(([, job]) => indexOfRun('npm ci', runLinesOf(job)) >= 0);
+		expect(building).toHaveLength(1);
+		const [, build] = building[0];
+		expect(build.permissions).toEqual({ contents: 'read' });
+		const lines = runLinesOf(build);
+		const pack = lines.findIndex((line) => line.includes('npm run --silent pack'));
+		expect(pack).toBeGreaterThan(0);
 		for (const check of ['npm ci', 'npm run build', 'npm run lint', 'npm run lint:n8n-node', 'npx tsx scripts/scan-package.ts', 'npm test']) {
-			const at = indexOfRun(check);
-			expect({ check, before: at >= 0 && at < publish }).toEqual({ check, before: true });
+			const at = indexOfRun(check, lines);
+			expect({ check, before: at >= 0 && at < pack }).toEqual({ check, before: true });
 		}
-		const setupNode = steps.find((step) => step.uses?.startsWith('actions/setup-node@'));
-		expect(new URL(String(setupNode?.with?.['registry-url'])).hostname).toBe('registry.npmjs.org');
+		const checkout = build.steps.find((step) => step.uses?.startsWith('actions/checkout@'));
+		expect(checkout?.with?.['persist-credentials']).toBe(false);
+		const upload = build.steps.find((step) => step.uses?.startsWith('actions/upload-artifact@'));
+		expect(String(upload?.with?.path)).toMatch(/^release\/\$\{\{ steps\.pack\.outputs\.tarball \}\}$/);
+	});
+
+	test('id-token is granted to one job only: the publish job, in a protected environment, after the build, with nothing checked out or installed but npm', () => {
+		expect(oidcJobs.map(([name]) => name)).toEqual([publishJobName]);
+		expect(publishJob.permissions).toEqual({ 'id-token': 'write' });
+		expect(publishJob.environment).toBe('npm-publish');
+		expect(publishJob.needs).toBe(Object.keys(jobs).find((name) => name !== publishJobName));
+		expect(publishJob.steps.some((step) => step.uses?.startsWith('actions/checkout@'))).toBe(false);
+		const lines = runLinesOf(publishJob).filter((line) => line.startsWith('npm '));
+		expect(lines.filter((line) => !/^npm (install -g --ignore-scripts npm@|publish )/.test(line))).toEqual([]);
+		expect(publishJob.steps.some((step) => step.uses?.startsWith('actions/download-artifact@'))).toBe(true);
+		// No registry-url: setup-node would write an .npmrc token line, which trusted publishing does not use.
+		for (const step of publishJob.steps.filter((candidate) => candidate.uses?.startsWith('actions/setup-node@'))) expect(step.with?.['registry-url']).toBeUndefined();
+	});
+
+	test('the publish job checks the tarball\'s SHA-256 and publishes that tarball with provenance to the public registry', () => {
+		const lines = runLinesOf(publishJob);
+		const verify = lines.findIndex((line) => line.includes('sha256sum --check --strict'));
+		const publish = indexOfRun('npm publish', lines);
+		expect(verify).toBeGreaterThanOrEqual(0);
+		expect(publish).toBeGreaterThan(verify);
+		expect(lines[publish]).toBe('npm publish "release/$TARBALL" --provenance --access public --registry https://registry.npmjs.org/');
+	});
+
+	test('trusted publishing only: no NPM_TOKEN, NODE_AUTH_TOKEN or secret anywhere in the workflow', () => {
+		expect(workflowText).not.toMatch(/NPM_TOKEN|NODE_AUTH_TOKEN|_authToken|secrets\./);
+	});
+
+	test('every action is pinned by a full commit SHA, with its release tag beside it', () => {
+		const uses = workflowText.split('\n').filter((line) => /^\s*-?\s*uses:/.test(line));
+		expect(uses.length).toBeGreaterThanOrEqual(5);
+		for (const line of uses) expect(line).toMatch(/uses: [\w.-]+\/[\w.-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$/);
+		for (const step of steps.filter((candidate) => candidate.uses)) expect(step.uses).toMatch(/@[0-9a-f]{40}$/);
+	});
+
+	test('npm is pinned to one exact version in every job', () => {
+		const installs = runLines.filter((line) => /npm (i|install)\b.*-g|npm@/.test(line));
+		expect(installs.length).toBe(Object.keys(jobs).length);
+		const versions = installs.map((line) => /^npm install -g --ignore-scripts npm@(\d+\.\d+\.\d+)$/.exec(line)?.[1]);
+		expect(versions.every(Boolean)).toBe(true);
+		expect(new Set(versions).size).toBe(1);
 	});
 
 	test('refuses a tag that is not v + the package version, or a version the CHANGELOG does not describe', () => {
-		const check = steps.find((step) => step.run?.includes('GITHUB_REF_NAME'));
+		const check = steps.find((step) => step.run?.includes('GITHUB_REF_NAME') && step.run.includes('CHANGELOG.md'));
 		expect(check?.run).toContain('"$GITHUB_REF_NAME" != "v$version"');
-		expect(check?.run).toContain('CHANGELOG.md');
-		expect(steps.indexOf(check!)).toBeLessThan(steps.findIndex((step) => step.run?.startsWith('npm publish')));
+		expect(steps.indexOf(check!)).toBeLessThan(steps.findIndex((step) => step.run?.startsWith('npm ci')));
 	});
 });
 
