@@ -13,7 +13,7 @@ import { INVOICE_FILE_NAME, RECEIPT_FILE_NAME, buildZip, invoiceText, receiptTex
 import { createBinaryItem, pollTrigger } from '../harness';
 import { byId, seedFile } from './file-operations-support';
 import { runOperation } from './run-operation';
-import { credentialsFor, useEmulator, useFakeWaitClock } from './support';
+import { SEEDED_KEYS, credentialsFor, useEmulator, useFakeWaitClock } from './support';
 
 const emulator = useEmulator();
 useFakeWaitClock();
@@ -90,6 +90,19 @@ describe('file records', () => {
 		const items = checkItems(await runOperation(emulator, 'file', 'getMany', { returnAll: true, simplify }));
 
 		if (!simplify) for (const item of items) expectKeptAsData(item.json);
+	});
+
+	it('File > Get Many, a record that also echoes the API key (the redacted copy keeps the prototype)', async () => {
+		await seedFile(emulator);
+		emulator.faults.editAnswerNext({
+			path: '/files',
+			edit: (body) => taint(body, (record) => isFileRecord(record) && Boolean((record.echo = SEEDED_KEYS.readWrite))),
+		});
+
+		const items = checkItems(await runOperation(emulator, 'file', 'getMany', { returnAll: true, simplify: false }));
+
+		expect(JSON.stringify(items.map((item) => item.json))).not.toContain(SEEDED_KEYS.readWrite);
+		for (const item of items) expectKeptAsData(item.json);
 	});
 
 	it('File > Upload, waiting for processing (the processed file records of the upload status)', async () => {
