@@ -84,7 +84,7 @@ async function main(): Promise<void> {
 	const stop = async (code: number) => {
 		if (stopping) return;
 		stopping = true;
-		say('\nStopping n8n and the emulator...');
+		say('\nStopping n8n, the emulator and the scripted chat model...');
 		await n8n?.stop();
 		await emulator.close();
 		await chatModel.close();
@@ -104,7 +104,7 @@ async function main(): Promise<void> {
 		if (previous.fingerprint !== fingerprint) {
 			say(`Importing the emulator credential and ${workflows.length} example workflows...`);
 			await importCredentialsAndWorkflows(prepared.cli, emulator, workflows, [chatModelCredential(chatModel.baseUrl)]);
-			fs.writeFileSync(markerPath, JSON.stringify({ fingerprint, importedAt: new Date().toISOString() }, null, 2));
+			fs.writeFileSync(markerPath, JSON.stringify({ fingerprint, importedAt: new Date().toISOString() }, null, 2), { mode: 0o600 });
 		}
 
 		const port = await choosePort(Number(flag('port') ?? 5678), 'n8n');

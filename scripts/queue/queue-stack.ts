@@ -146,7 +146,8 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 	// Made before the secrets were random: a cluster, no secrets file.
 	const former = !fs.existsSync(path.join(rootDir, SECRETS_FILE)) && fs.existsSync(path.join(rootDir, 'postgres', 'data', 'PG_VERSION'));
 	const { secrets, file: secretsFile } = sandboxSecrets(rootDir, { existingKey: former ? (settingsFileKey(mainFolder) ?? FORMER_FIXED.encryptionKey) : undefined });
-	tightenStateModes(rootDir);
+	// Also what an older version left 0644/0755 (logs, Redis's append-only folder); postgres/data is PostgreSQL's own (0700).
+	for (const folder of [rootDir, path.join(rootDir, 'redis'), path.join(rootDir, 'redis', 'appendonlydir'), path.join(rootDir, 'postgres')]) tightenStateModes(folder);
 	const owner = { ...DEFAULT_OWNER, email: secrets.ownerEmail, password: secrets.ownerPassword };
 	const binaryDataMode = options.binaryDataMode ?? 'database';
 	const workerCount = options.workers ?? 2;

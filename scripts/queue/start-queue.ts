@@ -128,7 +128,7 @@ ${readyMessage({
 		{ label: 'Workers', text: stack.workers.map((worker) => `${worker.name} (health ${worker.instance!.url}/healthz)`).join(', ') },
 		{ label: 'PostgreSQL', text: `127.0.0.1:${postgres.port}, database ${postgres.database}, user ${postgres.user} (password in the secrets file; log ${postgres.logFile})` },
 		{ label: 'Redis', text: `127.0.0.1:${redis.port} only, password required (in the secrets file; log ${redis.logFile})` },
-		{ label: 'Binary data', text: binaryDataMode === 'filesystem' ? `filesystem (N8N_STORAGE_PATH ${path.join(rootDir, 'storage')})` : 'database (in PostgreSQL)' },
+		{ label: 'Binaries', text: binaryDataMode === 'filesystem' ? `filesystem (N8N_STORAGE_PATH ${path.join(rootDir, 'storage')})` : 'database (in PostgreSQL)' },
 	],
 })}
 `);
