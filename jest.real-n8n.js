@@ -12,7 +12,7 @@ module.exports = function realN8nSuite(folder, overrides = {}) {
     roots: [`<rootDir>/test/${folder}`],
     testMatch: ['**/*.test.ts'],
     transform: {
-      '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', isolatedModules: true }],
+      '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
     },
     globalSetup: '<rootDir>/test/e2e/global-setup.ts',
     maxWorkers: 1,

@@ -8,9 +8,14 @@
  *   `publish:workflow`) for a user folder. A running server does not see workflows published by
  *   the CLI until it restarts; import and publish first, then start.
  *
- * Every instance shares one encryption key: n8n refuses to open a user folder with another key.
+ * Test instances share one encryption key and owner (ENCRYPTION_KEY, DEFAULT_OWNER: throwaway
+ * folders, never printed for a user); the sandboxes (`npm start`, `npm run start:queue`) pass their
+ * own random ones (scripts/sandbox-state.ts). n8n refuses to open a user folder with another key.
+ * Every n8n process starts with umask 077 (its database, settings file and logs 0600) and two
+ * preloads: host-guard.cjs (requests must be addressed to localhost, 127.x or [::1]) and, unless
+ * `online`, loopback-guard.cjs (connections to anything but this machine are refused).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
@@ -18,8 +23,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { ensureN8n, type N8nRuntime } from './n8n-runtime';
+import { spawnPrivate } from './sandbox-state';
 
+/** The key of test instances (throwaway folders); the sandboxes make their own (sandbox-state.ts). */
 export const ENCRYPTION_KEY = 'n8n-nodes-document-extraction-local-only';
+/** The owner of test instances (throwaway folders); the sandboxes make their own password (sandbox-state.ts). */
 export const DEFAULT_OWNER = {
 	email: 'owner@example.com',
 	firstName: 'Local',
@@ -31,6 +39,7 @@ const BROWSER_ID = 'n8n-nodes-document-extraction-scripts';
 export type Owner = typeof DEFAULT_OWNER;
 
 const LOOPBACK_GUARD = path.join(__dirname, 'loopback-guard.cjs');
+const HOST_GUARD = path.join(__dirname, 'host-guard.cjs');
 
 /** Where the loopback guard records refused connections of n8n processes using this folder. */
 export function outboundAttemptsFile(userFolder: string): string {
@@ -48,11 +57,12 @@ export function outboundAttempts(userFolder: string): string[] {
 
 /**
  * The environment every n8n process gets: no telemetry, no calls home, everything on 127.0.0.1,
- * and the loopback guard preloaded (it refuses and records any other connection).
+ * the host guard preloaded (requests addressed to another host name are refused: DNS rebinding)
+ * and, unless `online`, the loopback guard (it refuses and records any other connection).
  */
-export function headlessEnv(userFolder: string): Record<string, string> {
+export function headlessEnv(userFolder: string, options: { online?: boolean } = {}): Record<string, string> {
 	return {
-		NODE_OPTIONS: `--require ${LOOPBACK_GUARD}`,
+		NODE_OPTIONS: options.online ? `--require ${HOST_GUARD}` : `--require ${HOST_GUARD} --require ${LOOPBACK_GUARD}`,
 		LOOPBACK_GUARD_LOG: outboundAttemptsFile(userFolder),
 		N8N_USER_FOLDER: userFolder,
 		N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
@@ -154,15 +164,15 @@ export function n8nCli(options: CliOptions): N8nCli {
 	async function run(args: string[], extra: { env?: Record<string, string> } = {}): Promise<CliResult> {
 		const rt = await runtime();
 		return new Promise((resolve, reject) => {
-			const child = spawn(rt.nodeBin, [rt.n8nEntry, ...args], {
+			const child = spawnPrivate(rt.nodeBin, [rt.n8nEntry, ...args], {
 				cwd: userFolder,
 				env: { ...rt.env, ...headlessEnv(userFolder), ...rt.n8nEnv, ...options.env, ...extra.env },
 				stdio: ['ignore', 'pipe', 'pipe'],
 			});
 			let stdout = '';
 			let stderr = '';
-			child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-			child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+			child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+			child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 			child.on('error', reject);
 			child.on('close', (code, signal) => resolve({ exitCode: code ?? -1, signal, stdout, stderr }));
 		});
@@ -283,6 +293,14 @@ export interface StartOptions {
 	command?: 'start' | 'worker';
 	/** Arguments after the command, e.g. ['--concurrency=10'] for a worker. */
 	args?: string[];
+	/** Let n8n connect to hosts other than this machine (no loopback guard): `npm start -- --online`. */
+	online?: boolean;
+	/**
+	 * Passwords the owner may still have from before (a sandbox made when its password was fixed):
+	 * when `owner.password` is refused and one of these is accepted, the owner's password is
+	 * changed to `owner.password`.
+	 */
+	formerOwnerPasswords?: string[];
 }
 
 export interface RequestOptions {
@@ -338,11 +356,11 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 	};
 
 	const logFile = path.join(userFolder, 'n8n.log');
-	const logStream = fs.createWriteStream(logFile, { flags: 'a' });
+	const logStream = fs.createWriteStream(logFile, { flags: 'a', mode: 0o600 });
 	let output = '';
-	const child: ChildProcess = spawn(runtime.nodeBin, [runtime.n8nEntry, command, ...(options.args ?? [])], {
+	const child: ChildProcess = spawnPrivate(runtime.nodeBin, [runtime.n8nEntry, command, ...(options.args ?? [])], {
 		cwd: userFolder,
-		env: { ...runtime.env, ...headlessEnv(userFolder), ...runtime.n8nEnv, ...extraEnv },
+		env: { ...runtime.env, ...headlessEnv(userFolder, { online: options.online }), ...runtime.n8nEnv, ...extraEnv },
 		stdio: ['ignore', 'pipe', 'pipe'],
 		// Own process group: stop() then also ends the task runner n8n spawns.
 		detached: true,
@@ -422,7 +440,7 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 	// A worker has no owner or API key.
 	if (command === 'start') {
 		try {
-			cookie = await signIn(request, owner);
+			cookie = await signIn(request, owner, options.formerOwnerPasswords ?? []);
 			const scopes = await rest<string[]>('/api-keys/scopes');
 			const created = await rest<{ rawApiKey: string }>('/api-keys', {
 				body: { label: `scripts ${new Date().toISOString().replace(/[:.]/g, '-')}`, scopes, expiresAt: null },
@@ -470,10 +488,15 @@ async function waitForReady(url: string, timeoutMs: number, exitCode: () => numb
 	throw new Error(`n8n was not ready at ${url}/healthz/readiness within ${timeoutMs / 1000} s`);
 }
 
-/** Sets up the owner on a fresh folder, or logs in when the folder already has one. Returns the cookie. */
+/**
+ * Sets up the owner on a fresh folder, or logs in when the folder already has one; when the
+ * owner's password is refused but a former one is accepted, changes it to `owner.password`.
+ * Returns the cookie.
+ */
 async function signIn(
 	request: (urlPath: string, options?: RequestOptions) => Promise<Response>,
 	owner: Owner,
+	formerPasswords: string[],
 ): Promise<string> {
 	let response = await request('/rest/owner/setup', { body: owner });
 	// n8n 1.x answers /healthz/readiness before its REST routes exist: a 404 for a few seconds.
@@ -484,7 +507,27 @@ async function signIn(
 	}
 	if (response.status === 400) {
 		const setupAnswer = await response.text();
-		response = await request('/rest/login', { body: { emailOrLdapLoginId: owner.email, password: owner.password } });
+		const login = (password: string) => request('/rest/login', { body: { emailOrLdapLoginId: owner.email, password } });
+		response = await login(owner.password);
+		for (const former of formerPasswords) {
+			if (response.ok || response.status !== 401) break;
+			await response.text();
+			const formerLogin = await login(former);
+			if (!formerLogin.ok) {
+				await formerLogin.text();
+				continue;
+			}
+			const formerCookie = formerLogin.headers.getSetCookie().find((header) => header.startsWith('n8n-auth='))?.split(';')[0] ?? '';
+			await formerLogin.text();
+			const changed = await request('/rest/me/password', {
+				method: 'PATCH',
+				body: { currentPassword: former, newPassword: owner.password },
+				headers: { cookie: formerCookie },
+			});
+			if (!changed.ok) throw new Error(`changing the owner's former password answered ${changed.status} ${await changed.text()}`);
+			await changed.text();
+			response = await login(owner.password);
+		}
 		if (!response.ok) throw new Error(`owner setup said ${setupAnswer}; login answered ${response.status} ${await response.text()}`);
 	} else if (!response.ok) {
 		throw new Error(`POST /rest/owner/setup answered ${response.status} ${await response.text()}`);

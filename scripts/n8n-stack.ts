@@ -3,7 +3,7 @@
  * package, the emulator, a credential pointed at it and the example workflows. `npm start`,
  * the end-to-end suite (test/e2e), the baseline benchmark and the screenshot script use it.
  *
- * Layout of an n8n user folder prepared here:
+ * Layout of an n8n user folder prepared here (the folder 0700; n8n runs with umask 077):
  *   <userFolder>/.n8n/                      n8n's own data (database, binary data, nodes/)
  *   <userFolder>/.n8n/nodes/node_modules/n8n-nodes-document-extraction   the package (npm pack)
  *   <userFolder>/documents/                 a copy of examples/documents/; n8n runs with its
@@ -19,6 +19,7 @@ import { writeExampleDocuments } from './example-documents';
 import { makeUserFolder, n8nCli, startN8n, type N8nCli, type N8nInstance, type StartOptions } from './n8n-launcher';
 import { installPackageInto, type InstalledPackage } from './n8n-package';
 import { ensureN8n, type N8nRuntime } from './n8n-runtime';
+import { privateDir } from './sandbox-state';
 
 export const REPOSITORY_ROOT = path.resolve(__dirname, '..');
 export const EXAMPLES_DIR = path.join(REPOSITORY_ROOT, 'examples');
@@ -107,6 +108,8 @@ export interface PrepareOptions {
 	extraReadableDirs?: string[];
 	runtime?: N8nRuntime;
 	log?: (line: string) => void;
+	/** Further environment for every n8n process of this folder (e.g. a sandbox's own N8N_ENCRYPTION_KEY). */
+	env?: Record<string, string>;
 }
 
 export interface PreparedFolder {
@@ -122,12 +125,12 @@ export interface PreparedFolder {
 export async function prepareUserFolder(options: PrepareOptions = {}): Promise<PreparedFolder> {
 	const log = options.log ?? (() => undefined);
 	const runtime = options.runtime ?? (await ensureN8n({ log }));
-	const userFolder = options.userFolder ?? makeUserFolder('n8n-dex-');
-	fs.mkdirSync(userFolder, { recursive: true });
+	const userFolder = privateDir(options.userFolder ?? makeUserFolder('n8n-dex-'));
+	privateDir(path.join(userFolder, '.n8n'));
 	const installed = await installPackageInto(userFolder, { build: options.build ?? true, log });
 	const documentsDir = path.join(userFolder, DOCUMENTS_FOLDER);
 	await writeExampleDocuments(documentsDir);
-	const env = stackEnv(userFolder, options.extraReadableDirs);
+	const env = { ...stackEnv(userFolder, options.extraReadableDirs), ...options.env };
 	return { runtime, userFolder, documentsDir, installed, env, cli: n8nCli({ userFolder, env, runtime }) };
 }
 

@@ -7,17 +7,23 @@
  *    (npm pack, unpacked into .n8n/nodes/node_modules/n8n-nodes-document-extraction).
  * 3. Starts the emulator (in this process) and `n8n start`, both on 127.0.0.1.
  * 4. Imports the credential "Document Extraction (local emulator)" (id dexEmulatorCred01) and the
- *    example workflows (examples/*.json), sets up the owner account and prints the URL and login.
+ *    example workflows (examples/*.json), sets up the owner account and prints the URL, the login,
+ *    the example to open first, how to stop and how to go online (start-message.ts).
  *    The AI agent example's chat model is a scripted one (scripts/chat-model.ts) on 127.0.0.1,
  *    behind the OpenAI credential "OpenAI account" (id dexChatModelCred1): it runs offline.
  * 5. Ctrl-C stops n8n and the emulator.
  *
- * The user folder persists under the cache (<cache>/start), so workflows you build survive a
- * restart; the emulator's data does not (it lives in memory). Options:
+ * The user folder persists under the cache (<cache>/start, 0700), so workflows you build survive a
+ * restart; the emulator's data does not (it lives in memory). Its secrets (owner password,
+ * N8N_ENCRYPTION_KEY) are made at random at its first start (scripts/sandbox.ts) and kept in
+ * <cache>/start/sandbox-secrets.json (0600; scripts/sandbox-state.ts). n8n refuses requests
+ * addressed to any host but localhost/127.x/[::1] (host-guard.cjs), and, unless --online, connects
+ * to nothing but this machine (loopback-guard.cjs). Options:
  *   --port N        n8n's port (default 5678, or a free one when 5678 is taken)
  *   --emulator-port N   the emulator's API port (default 8787, or a free one when taken)
  *   --model-port N  the scripted chat model's port (default 8790, or a free one when taken)
- *   --fresh         start from an empty user folder
+ *   --fresh         start from an empty user folder (new secrets too)
+ *   --online        let n8n connect to other hosts (the real service, with your own API key)
  */
 import * as fs from 'node:fs';
 import * as net from 'node:net';
@@ -26,17 +32,11 @@ import { createHash } from 'node:crypto';
 
 import { startEmulator } from '../test/emulator';
 import { chatModelCredential, startOfflineChatModel } from './chat-model';
-import { DEFAULT_OWNER, startN8n, type N8nInstance } from './n8n-launcher';
-import {
-	baselineCredential,
-	emulatorCredential,
-	exampleWorkflowFiles,
-	importCredentialsAndWorkflows,
-	prepareUserFolder,
-	readExample,
-} from './n8n-stack';
+import { startN8n, type N8nInstance } from './n8n-launcher';
+import { baselineCredential, emulatorCredential, exampleWorkflowFiles, importCredentialsAndWorkflows, readExample } from './n8n-stack';
 import { cachedRuntime, ensureN8n } from './n8n-runtime';
-import { provisioningMessage } from './start-message';
+import { SHARED_KEY_NOTE, prepareSandbox } from './sandbox';
+import { engineNote, provisioningMessage, readyMessage } from './start-message';
 
 const IMPORT_MARKER = '.dex-start-imports.json';
 
@@ -66,13 +66,15 @@ function say(line: string): void {
 
 async function main(): Promise<void> {
 	const started = Date.now();
+	const online = process.argv.includes('--online');
+	const note = engineNote();
+	if (note) say(note);
 	say(provisioningMessage(cachedRuntime()));
 	const runtime = await ensureN8n({ log: (line) => say(`  ${line}`) });
 	const userFolder = path.join(runtime.cacheDir, 'start');
 	if (process.argv.includes('--fresh')) fs.rmSync(userFolder, { recursive: true, force: true });
 
-	say('Building and installing the package as a community package...');
-	const prepared = await prepareUserFolder({ userFolder, runtime, log: (line) => say(`  ${line}`) });
+	const { prepared, secretsFile, owner, formerOwnerPasswords, sharedKey } = await prepareSandbox({ userFolder, runtime, log: say });
 
 	const emulatorPort = await choosePort(Number(flag('emulator-port') ?? 8787), 'Emulator');
 	const emulator = await startEmulator({ port: emulatorPort, processingDelayMs: 300 });
@@ -82,7 +84,7 @@ async function main(): Promise<void> {
 	const stop = async (code: number) => {
 		if (stopping) return;
 		stopping = true;
-		say('\nStopping n8n and the emulator...');
+		say('\nStopping n8n, the emulator and the scripted chat model...');
 		await n8n?.stop();
 		await emulator.close();
 		await chatModel.close();
@@ -102,38 +104,37 @@ async function main(): Promise<void> {
 		if (previous.fingerprint !== fingerprint) {
 			say(`Importing the emulator credential and ${workflows.length} example workflows...`);
 			await importCredentialsAndWorkflows(prepared.cli, emulator, workflows, [chatModelCredential(chatModel.baseUrl)]);
-			fs.writeFileSync(markerPath, JSON.stringify({ fingerprint, importedAt: new Date().toISOString() }, null, 2));
+			fs.writeFileSync(markerPath, JSON.stringify({ fingerprint, importedAt: new Date().toISOString() }, null, 2), { mode: 0o600 });
 		}
 
 		const port = await choosePort(Number(flag('port') ?? 5678), 'n8n');
 		say('Starting n8n...');
-		n8n = await startN8n({ userFolder, runtime, port: port || undefined, env: prepared.env });
+		n8n = await startN8n({ userFolder, runtime, port: port || undefined, env: prepared.env, owner, online, formerOwnerPasswords });
 	} catch (error) {
 		say(`\nnpm start failed: ${(error as Error).message}`);
 		await stop(1);
 		return;
 	}
 
-	const seconds = ((Date.now() - started) / 1000).toFixed(0);
 	say(`
-n8n is running with the Document Extraction nodes (ready in ${seconds} s).
-
-  Editor:     ${n8n.url}
-  Login:      ${DEFAULT_OWNER.email}  /  ${DEFAULT_OWNER.password}
-
-  Credential: "Document Extraction (local emulator)" -> ${emulator.apiUrl}
-  Emulator:   ${emulator.apiUrl}  (API key ${emulator.keys.readWrite}; control at /__emulator/)
-  Chat model: ${chatModel.baseUrl}  (scripted, offline: credential "OpenAI account" of the AI agent example)
-  Documents:  ${prepared.documentsDir}  (the examples read "documents/*"; add your own files here)
-  Examples:   ${workflows().join('\n              ')}
-  n8n log:    ${n8n.logFile}
-  User folder (kept between starts; --fresh to reset): ${userFolder}
-
-Press Ctrl-C to stop.`);
-}
-
-function workflows(): string[] {
-	return exampleWorkflowFiles().map((file) => `${readExample(file).name}  (examples/${file})`);
+${readyMessage({
+	command: 'npm start',
+	seconds: Math.round((Date.now() - started) / 1000),
+	url: n8n.url,
+	ownerEmail: owner.email,
+	ownerPassword: owner.password,
+	secretsFile,
+	online,
+	examples: exampleWorkflowFiles().map((file) => ({ file, name: readExample(file).name, id: readExample(file).id })),
+	emulator: { apiUrl: emulator.apiUrl, apiKey: emulator.keys.readWrite },
+	chatModelUrl: chatModel.baseUrl,
+	documentsDir: prepared.documentsDir,
+	package: prepared.installed,
+	dataDir: userFolder,
+	logFiles: [n8n.logFile],
+	notes: sharedKey ? [SHARED_KEY_NOTE] : [],
+})}
+`);
 }
 
 main().catch((error: Error) => {

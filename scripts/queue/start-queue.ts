@@ -9,17 +9,21 @@
  *   --workers N         number of workers (default 2)
  *   --concurrency N     executions per worker at once (n8n's default 10)
  *   --binary-data MODE  database (default) or filesystem (one N8N_STORAGE_PATH shared by all)
- *   --fresh             start from empty data
+ *   --fresh             start from empty data (new secrets too)
+ *   --online            let n8n connect to other hosts (the real service, with your own API key)
  *   --verbose           print every process's output, prefixed with its name
+ *
+ * The owner's password, N8N_ENCRYPTION_KEY and the PostgreSQL and Redis passwords are the stack's
+ * own (random, made at its first start, kept in <data>/sandbox-secrets.json, 0600).
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 
-import { DEFAULT_OWNER } from '../n8n-launcher';
 import { ensureN8n } from '../n8n-runtime';
 import { baselineCredential, emulatorCredential, exampleWorkflowFiles, readExample } from '../n8n-stack';
+import { engineNote, onlineCommand, readyMessage } from '../start-message';
 import { startQueueStack, type BinaryDataMode, type QueueStack } from './queue-stack';
 
 const IMPORT_MARKER = '.dex-queue-imports.json';
@@ -46,6 +50,9 @@ async function main(): Promise<void> {
 	const binaryDataMode = (option('binary-data') ?? 'database') as BinaryDataMode;
 	if (!['database', 'filesystem'].includes(binaryDataMode)) throw new Error('--binary-data is database or filesystem');
 	const workers = Number(option('workers') ?? 2);
+	const online = process.argv.includes('--online');
+	const note = engineNote();
+	if (note) say(note);
 	say('Preparing n8n, PostgreSQL 17 and Redis (the first start installs them into the cache: several minutes)...');
 	const runtime = await ensureN8n({ log: (line) => say(`  ${line}`) });
 	const rootDir = path.join(runtime.cacheDir, 'queue', 'stack');
@@ -87,6 +94,8 @@ async function main(): Promise<void> {
 			skipImports: emulatorPort !== 0 && previous.fingerprint === fingerprintFor(`http://127.0.0.1:${EMULATOR_PORT}`),
 			log: (line) => say(`  ${line}`),
 			echo: process.argv.includes('--verbose') ? process.stdout : undefined,
+			online,
+			onlineHint: onlineCommand('npm run start:queue'),
 		});
 		fs.writeFileSync(markerPath, JSON.stringify({ fingerprint: fingerprintFor(stack.emulator.apiUrl), importedAt: new Date().toISOString() }, null, 2));
 	} catch (error) {
@@ -97,21 +106,36 @@ async function main(): Promise<void> {
 
 	const { main: n8n, emulator, postgres, redis } = stack;
 	say(`
-n8n is running in queue mode with the Document Extraction nodes (ready in ${((Date.now() - started) / 1000).toFixed(0)} s).
+${readyMessage({
+	command: 'npm run start:queue',
+	seconds: Math.round((Date.now() - started) / 1000),
+	url: n8n.url,
+	ownerEmail: stack.secrets.ownerEmail,
+	ownerPassword: stack.secrets.ownerPassword,
+	secretsFile: stack.secretsFile,
+	online,
+	examples: exampleWorkflowFiles().map((file) => ({ file, name: readExample(file).name, id: readExample(file).id })),
+	emulator: { apiUrl: emulator.apiUrl, apiKey: emulator.keys.readWrite },
+	documentsDir: path.join(stack.mainFolder, 'documents'),
+	package: { name: 'n8n-nodes-document-extraction', version: readPackageVersion(), installedDir: path.join(stack.mainFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-document-extraction') },
+	dataDir: rootDir,
+	logFiles: [n8n.logFile, ...stack.workers.map((worker) => path.join(worker.userFolder, 'n8n.log'))],
+	notes: stack.sharedKey
+		? ['This stack was made when every stack had the same encryption key, and keeps it (n8n cannot move an instance to another key). Its passwords are its own now. npm run start:queue -- --fresh makes a new stack with its own key too; its workflows and credentials are not kept.']
+		: [],
+	extraDetails: [
+		{ label: 'Queue mode', text: 'every execution (also "Execute workflow" in the editor) runs on a worker; main serves the editor, API, webhooks and triggers' },
+		{ label: 'Workers', text: stack.workers.map((worker) => `${worker.name} (health ${worker.instance!.url}/healthz)`).join(', ') },
+		{ label: 'PostgreSQL', text: `127.0.0.1:${postgres.port}, database ${postgres.database}, user ${postgres.user} (password in the secrets file; log ${postgres.logFile})` },
+		{ label: 'Redis', text: `127.0.0.1:${redis.port} only, password required (in the secrets file; log ${redis.logFile})` },
+		{ label: 'Binaries', text: binaryDataMode === 'filesystem' ? `filesystem (N8N_STORAGE_PATH ${path.join(rootDir, 'storage')})` : 'database (in PostgreSQL)' },
+	],
+})}
+`);
+}
 
-  Editor:      ${n8n.url}   (main: editor, API, webhooks, triggers)
-  Login:       ${DEFAULT_OWNER.email}  /  ${DEFAULT_OWNER.password}
-  Workers:     ${stack.workers.map((worker) => `${worker.name} (health ${worker.instance!.url}/healthz)`).join(', ')}
-  PostgreSQL:  127.0.0.1:${postgres.port}, database ${postgres.database}, user ${postgres.user}  (log ${postgres.logFile})
-  Redis:       127.0.0.1:${redis.port}  (log ${redis.logFile})
-  Binary data: ${binaryDataMode}${binaryDataMode === 'filesystem' ? ` (N8N_STORAGE_PATH ${path.join(rootDir, 'storage')})` : ' (in PostgreSQL)'}
-
-  Credential:  "Document Extraction (local emulator)" -> ${emulator.apiUrl}
-  Emulator:    ${emulator.apiUrl}  (API key ${emulator.keys.readWrite})
-  Logs:        ${n8n.logFile}, ${stack.workers.map((worker) => path.join(worker.userFolder, 'n8n.log')).join(', ')}
-  Data (kept between starts; --fresh to reset): ${rootDir}
-
-Every execution (also "Execute workflow" in the editor) runs on a worker. Press Ctrl-C to stop.`);
+function readPackageVersion(): string {
+	return (JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 main().catch((error: Error) => {

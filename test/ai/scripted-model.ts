@@ -3,11 +3,14 @@
  * OpenAI Chat Model node talks to when its credential's Base URL points here. It answers
  * `GET /v1/models` and `POST /v1/chat/completions` (plain JSON, or server-sent events when the
  * request asks for `stream: true`), with the replies a test scripts, and records every request.
- * No model and no network: the script is data in the test.
+ * No model and no network: the script is data in the test. Requests addressed to any host but
+ * localhost, 127.x or [::1] (a DNS-rebinding page) get 421 (test/emulator/host-check.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+import { refuseForeignHost } from '../emulator/host-check';
 
 export interface ToolCall {
 	/** The tool's name as n8n offers it (see `toolNames` of a request). */
@@ -146,6 +149,7 @@ export async function startScriptedModel(script: Script = [{ text: 'Done.' }], o
 	let current: Script = script;
 	const requests: RecordedRequest[] = [];
 	const server: Server = createServer((req, res) => {
+		if (refuseForeignHost(req, res, 'The scripted chat model')) return;
 		void (async () => {
 			const path = (req.url ?? '/').split('?')[0];
 			if (req.method === 'GET' && path.endsWith('/models')) {

@@ -21,6 +21,7 @@ import {
 } from './http-util';
 import { isObjectId, isUuid, newUuid } from './ids';
 import { ObjectStore } from './object-store';
+import { FOREIGN_HOST_STATUS, isLoopbackHostHeader, refuseForeignHost } from './host-check';
 import { ApiError, validationError } from './problem';
 import { Processor } from './processing';
 import { compile, type CompiledRoute, type RequestContext, type Route } from './router';
@@ -120,6 +121,8 @@ export class EmulatorCore {
 	private windows = new Map<string, { startMs: number; count: number }>();
 	private routes: CompiledRoute[] = [];
 	private sequence = 0;
+	/** Host names besides the loopback ones that requests may be addressed to (the bound address). */
+	private extraHostNames: string[] = [];
 	private apiServer?: Server;
 	private storageServer?: Server;
 	private trapServer?: Server;
@@ -151,6 +154,8 @@ export class EmulatorCore {
 
 	async listen(apiPort: number, storagePort: number, host = '127.0.0.1', trapPort = 0): Promise<void> {
 		await this.store.init();
+		// Bound to a named address other than the loopback ones: requests addressed to it are this machine's too.
+		this.extraHostNames = ['0.0.0.0', '::', ''].includes(host) ? [] : [host];
 		this.apiServer = createServer((req, res) => void this.onRequest('api', req, res));
 		this.storageServer = createServer((req, res) => void this.onRequest('storage', req, res));
 		this.trapServer = createServer((req, res) => void this.onRequest('trap', req, res));
@@ -209,6 +214,14 @@ export class EmulatorCore {
 	private async onRequest(host: HostName, req: IncomingMessage, res: ServerResponse): Promise<void> {
 		const started = process.hrtime.bigint();
 		const url = parseRequestUrl(req.url ?? '/');
+		if (!isLoopbackHostHeader(req.headers.host, this.extraHostNames)) {
+			// Logged (status 421) so that a test watching the log sees the attempt; nothing else runs.
+			const entry = this.log(host, req, url);
+			refuseForeignHost(req, res, 'The Document Extraction emulator', this.extraHostNames);
+			entry.status = FOREIGN_HOST_STATUS;
+			entry.durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+			return;
+		}
 		if (host === 'api' && url.pathname.startsWith(CONTROL_PREFIX) && this.controlHandler) {
 			try {
 				await this.controlHandler(req, res, url);

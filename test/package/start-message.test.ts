@@ -1,14 +1,18 @@
 /**
  * `npm start`'s first line says what it will do with the cache as it is: use the cached n8n, or
  * install what is missing (with the cold time measured in scripts/README.md), never "several
- * minutes" when nothing needs installing.
+ * minutes" when nothing needs installing. Once n8n is ready it prints what a user needs first:
+ * the URL, the login from the sandbox's secrets file, the example to open first, how to go
+ * online and how to stop; then the details, each explained.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { N8N_VERSION, NODE_VERSION, cachedRuntime } from '../../scripts/n8n-runtime';
-import { COLD_INSTALL_NOTE, provisioningMessage } from '../../scripts/start-message';
+import { FORMER_FIXED } from '../../scripts/sandbox-state';
+import { exampleWorkflowFiles, readExample } from '../../scripts/n8n-stack';
+import { COLD_INSTALL_NOTE, EXAMPLES_IN_ORDER, engineNote, orderExamples, provisioningMessage, readyMessage, type ReadyInfo } from '../../scripts/start-message';
 
 let emptyCache: string;
 
@@ -53,5 +57,88 @@ describe('npm start: the provisioning message', () => {
 
 		expect(seconds).toBeDefined();
 		expect(scriptsReadme).toContain(`cold with the committed lockfile ${seconds} s`);
+	});
+});
+
+describe('npm start: what it prints once n8n is ready', () => {
+	const examples = exampleWorkflowFiles().map((file) => ({ file, name: readExample(file).name, id: readExample(file).id }));
+	const info: ReadyInfo = {
+		command: 'npm start',
+		seconds: 21,
+		url: 'http://127.0.0.1:5678',
+		ownerEmail: 'owner@example.com',
+		ownerPassword: 'Ab3de-fGh4j-kLm5n-pQr6s',
+		secretsFile: '/cache/start/sandbox-secrets.json',
+		online: false,
+		examples,
+		emulator: { apiUrl: 'http://127.0.0.1:8787', apiKey: 'key-rw' },
+		chatModelUrl: 'http://127.0.0.1:8790/v1',
+		documentsDir: '/cache/start/documents',
+		package: { name: 'n8n-nodes-document-extraction', version: '0.1.0', installedDir: '/cache/start/.n8n/nodes/node_modules/n8n-nodes-document-extraction' },
+		dataDir: '/cache/start',
+		logFiles: ['/cache/start/n8n.log'],
+	};
+	const text = readyMessage(info);
+	const lines = text.split('\n');
+	const indexOf = (pattern: RegExp) => lines.findIndex((line) => pattern.test(line));
+
+	test('every example is in the start order, and the first one to try is upload-and-extract', () => {
+		expect([...EXAMPLES_IN_ORDER].sort()).toEqual(exampleWorkflowFiles());
+		expect(orderExamples(exampleWorkflowFiles())[0]).toBe('upload-and-extract.json');
+		expect(orderExamples(['z-new.json', 'baseline-http-request.json', 'upload-and-extract.json', 'a-new.json'])).toEqual([
+			'upload-and-extract.json',
+			'baseline-http-request.json',
+			'a-new.json',
+			'z-new.json',
+		]);
+	});
+
+	test('first the URL, the login with the sandbox\'s own password and where it is kept, then the example to open first, with its link', () => {
+		expect(lines[indexOf(/^ {2}Open/)]).toBe('  Open        http://127.0.0.1:5678');
+		expect(lines[indexOf(/^ {2}Log in/)]).toBe('  Log in      owner@example.com  /  Ab3de-fGh4j-kLm5n-pQr6s');
+		expect(text).toContain('kept in /cache/start/sandbox-secrets.json');
+		expect(text).not.toContain(FORMER_FIXED.ownerPassword);
+		expect(lines[indexOf(/^ {2}Try first/)]).toBe('  Try first   "upload a document and read its values": http://127.0.0.1:5678/workflow/dexExUploadOne01, then Execute workflow');
+		expect(indexOf(/^ {2}Open/)).toBeLessThan(indexOf(/^ {2}Log in/));
+		expect(indexOf(/^ {2}Log in/)).toBeLessThan(indexOf(/^ {2}Try first/));
+	});
+
+	test('the other examples follow in the order to try them, each once', () => {
+		const listed = lines.filter((line) => /examples\/[\w-]+\.json$/.test(line)).map((line) => /examples\/([\w-]+\.json)$/.exec(line)![1]);
+		expect(listed).toEqual(EXAMPLES_IN_ORDER.slice(1));
+	});
+
+	test('offline: says the sandbox reaches only this machine and how to go online; then how to stop', () => {
+		expect(text).toContain('n8n reaches only this machine');
+		expect(text).toContain('stop and run: npm start -- --online');
+		expect(lines[indexOf(/^ {2}Stop/)]).toMatch(/^ {2}Stop {8}Ctrl-C/);
+		expect(indexOf(/^ {2}Offline/)).toBeLessThan(indexOf(/^Details$/));
+		expect(indexOf(/^ {2}Stop/)).toBeLessThan(indexOf(/^Details$/));
+	});
+
+	test('online: says n8n may reach the service, and nothing about going online', () => {
+		const online = readyMessage({ ...info, online: true });
+		expect(online).toContain('n8n may connect to any host (--online)');
+		expect(online).toContain('api.orion.file.ai');
+		expect(online).not.toContain('stop and run');
+	});
+
+	test('the emulator\'s /__emulator/ is explained, and how the package is loaded and what the Community nodes page shows', () => {
+		expect(text).toContain('http://127.0.0.1:8787/__emulator/ is its test control (request log, faults, clock), not part of the API');
+		expect(text).toContain('unpacked into');
+		expect(text).toContain('Settings > Community nodes lists only packages installed on that page, so it shows none here');
+	});
+
+	test('queue mode names its own command for going online and starting over', () => {
+		const queue = readyMessage({ ...info, command: 'npm run start:queue', extraDetails: [{ label: 'Redis', text: '127.0.0.1 only' }] });
+		expect(queue).toContain('stop and run: npm run start:queue -- --online');
+		expect(queue).toContain('npm run start:queue -- --fresh starts over');
+		expect(queue).toContain('  Redis       127.0.0.1 only');
+	});
+
+	test('npm install\'s EBADENGINE warning is explained in one line on Node 20 and 22, and not at all on 24', () => {
+		expect(engineNote('20.19.0')).toMatch(/^\(npm install's "EBADENGINE isolated-vm" warning on Node 20 is expected: [^\n]+\)$/);
+		expect(engineNote('22.23.3')).toContain('Node 22');
+		expect(engineNote('24.21.0')).toBeUndefined();
 	});
 });
