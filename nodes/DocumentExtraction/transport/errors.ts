@@ -217,6 +217,13 @@ export function buildApiError(node: INode, input: ApiErrorInput): NodeApiError {
 	return error;
 }
 
+/** The first line of a text, at most 300 characters. */
+function firstSentence(text: string): string | undefined {
+	const line = text.split('\n', 1)[0].trim();
+	if (line === '' || line === 'unknown error') return undefined;
+	return trimTrailingStops(line.length > 300 ? `${line.slice(0, 300)}…` : line);
+}
+
 /** What a low-level network error code means, for a person. */
 function explainNetworkCode(code: string | undefined, timeoutMs?: number): string {
 	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the host name was not found (DNS); check its spelling';
@@ -279,7 +286,11 @@ export function buildNetworkError(node: INode, input: NetworkErrorInput): NodeAp
 	const what = input.label ? ` while sending or reading ${input.label}` : '';
 	const advice =
 		input.advice ?? 'Check the host in the credential (Instance, Instance Host or Base URL) and the network between n8n and the API.';
-	const reason = input.reason ?? explainNetworkCode(input.code, input.timeoutMs);
+	const explained = explainNetworkCode(input.code, input.timeoutMs);
+	// A code this table does not know (for example ESANDBOXOFFLINE from the local sandbox's guard)
+	// is shown with the error's own first sentence, which says what to do in its own words.
+	const ownWords = input.code !== undefined && explained === `network error ${input.code}` ? firstSentence(input.cause) : undefined;
+	const reason = input.reason ?? (ownWords ? `${ownWords} (${input.code})` : explained);
 	// The number of attempts is said once, in the parentheses above.
 	const noteParts = (input.note ?? '').split('. ').filter((part) => part !== '' && !part.startsWith('Gave up after'));
 	const note = noteParts.length ? ` ${trimTrailingStops(noteParts.join('. '))}.` : '';
