@@ -3,7 +3,7 @@
  * client, in one run, against the emulator.
  *
  *   npm run bench:upload [-- --mib 1024 --part-mib 10 --concurrency 4 --files 500 --file-kib 100
- *                           --batch 8 --rounds 2 --only large|small]
+ *                           --batch 8 --rounds 2 --only large|small --helper-read fs|stream]
  *
  * 1. Large file: a --mib MiB file through the node (Upload, Multipart Upload "Always", Part Size
  *    --part-mib, Part Concurrency --concurrency, Wait for Completion off) with the binary in n8n's
@@ -27,7 +27,9 @@
  *    into this.helpers) with the request the node's transport makes for a part (a Buffer body, the
  *    answer as a stream), each part read with fs into one of (concurrency + 1) reused buffers: no
  *    node code. The node's parts throughput and CPU are given as ratios to it ("of helper") beside
- *    the ratios to raw.
+ *    the ratios to raw. With --helper-read stream the helper row reads its parts from n8n's binary
+ *    stream of the stored file instead (as the node does, without freeing the read buffers): the
+ *    cost of n8n's binary stream itself on this Node.
  *    Storage ceiling: the same raw client PUTs the same part ranges to a bare node:http server that
  *    only counts bytes (its own process), to show what this machine's loopback allows.
  * 2. Small files: --files files of --file-kib KiB through the node (Upload, Batching: Items per
@@ -74,6 +76,9 @@ const FILE_KIB = numberFlag('file-kib', 100);
 const BATCH = numberFlag('batch', 8);
 const ROUNDS = numberFlag('rounds', 2);
 const ONLY = textFlag('only');
+/** How the helper row reads its parts: fs (default) or n8n's binary stream (--helper-read stream). */
+const HELPER_READ = textFlag('helper-read') || 'fs';
+if (!['fs', 'stream'].includes(HELPER_READ)) throw new Error(`--helper-read takes fs or stream, not ${HELPER_READ}`);
 if (!['', 'large', 'small'].includes(ONLY)) throw new Error(`--only takes large or small, not ${ONLY}`);
 
 // ---------------------------------------------------------------------------------------------
@@ -309,6 +314,42 @@ function n8nHttpRequestHelper(): (options: IHttpRequestOptions) => Promise<unkno
 	return getRequestHelperFunctions({}, { name: 'HTTP helper alone', type: 'bench' }, {}).httpRequest;
 }
 
+/**
+ * --helper-read stream: the helper row's parts come from n8n's binary stream of the stored file
+ * (getAsStream with the node's 256 KiB reads), in order, copied into the reused part buffers as
+ * the node does, but without freeing the read buffers: what any node reading n8n's binary data
+ * pays for those buffers, without our code.
+ */
+async function storedBinaryReader(): Promise<{ read: (into: Buffer, size: number) => Promise<{ bytesRead: number }> }> {
+	const [item] = JSON.parse(readFileSync(textFlag('stored-items'), 'utf8')) as Array<{ binary: { data: { id: string } } }>;
+	const { getBinaryDataService } = await import('../test/harness');
+	const service = await getBinaryDataService('filesystem');
+	const chunks = (await service.getAsStream(item.binary.data.id, 256 * 1024))[Symbol.asyncIterator]();
+	let pending: Buffer = Buffer.alloc(0);
+	let queue: Promise<unknown> = Promise.resolve();
+	return {
+		read: (into, size) => {
+			const result = queue.then(async () => {
+				let filled = 0;
+				while (filled < size) {
+					if (pending.length === 0) {
+						const next = await chunks.next();
+						if (next.done) throw new Error(`the stored binary ended after ${filled} bytes of a part`);
+						pending = next.value as Buffer;
+					}
+					const taken = Math.min(size - filled, pending.length);
+					pending.copy(into, filled, 0, taken);
+					pending = pending.subarray(taken);
+					filled += taken;
+				}
+				return { bytesRead: filled };
+			});
+			queue = result.catch(() => undefined);
+			return result;
+		},
+	};
+}
+
 async function helperLargeRole(): Promise<void> {
 	await import('../test/harness');
 	const httpRequest = n8nHttpRequestHelper();
@@ -320,12 +361,13 @@ async function helperLargeRole(): Promise<void> {
 		const handle = await open(path, 'r');
 		const free: Buffer[] = Array.from({ length: CONCURRENCY + 1 }, () => Buffer.allocUnsafeSlow(PART_MIB * MIB));
 		const parts: Array<{ partNumber: number; eTag: string }> = [];
+		const fromStore = HELPER_READ === 'stream' && size === SIZE_BYTES ? await storedBinaryReader() : undefined;
 		try {
 			await pool(init.presignedUrls.length, CONCURRENCY, async (index) => {
 				const part = init.presignedUrls[index];
 				const buffer = free.pop() as Buffer;
 				try {
-					const { bytesRead } = await handle.read(buffer, 0, part.size, part.startByte);
+					const { bytesRead } = fromStore ? await fromStore.read(buffer, part.size) : await handle.read(buffer, 0, part.size, part.startByte);
 					const answer = (await httpRequest({
 						method: 'PUT',
 						url: part.presignedUrl,
@@ -627,7 +669,10 @@ async function orchestrate(): Promise<void> {
 			raw: { label: 'raw client (node:http, part ranges streamed with fs)', role: 'raw-large', args: [] as string[], env: {} },
 			node: { label: 'node in n8n engine, binary stored by an earlier process', role: 'node-large', args: ['--stored-items', largeItems?.path ?? ''], env: storage },
 			'node-same': { label: 'node in n8n engine, binary stored by the same process just before', role: 'node-large', args: [] as string[], env: {} },
-			helper: { label: "n8n's HTTP helper alone (n8n-core httpRequest, part Buffers read with fs; no node: the floor)", role: 'helper-large', args: [] as string[], env: {} },
+			helper:
+				HELPER_READ === 'stream'
+					? { label: "n8n's HTTP helper alone, parts read from n8n's binary stream (256 KiB reads, not freed)", role: 'helper-large', args: ['--stored-items', largeItems?.path ?? ''], env: storage }
+					: { label: "n8n's HTTP helper alone (n8n-core httpRequest, part Buffers read with fs; no node: the floor)", role: 'helper-large', args: [] as string[], env: {} },
 		};
 		type LargeSide = keyof typeof largeSides;
 		const sides = Object.keys(largeSides) as LargeSide[];
