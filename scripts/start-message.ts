@@ -52,12 +52,16 @@ export function onlineCommand(command: 'npm start' | 'npm run start:queue'): str
 }
 
 /**
- * One line about npm install's `EBADENGINE` warning for isolated-vm, on a Node older than 24 (the
- * warning is printed by `npm install` before `npm start` runs, so it can only be explained).
+ * One line about npm install's `EBADENGINE` warnings on a Node older than 24: isolated-vm, and on
+ * Node 20 also this package, whose engines.node is >=22 (the warnings are printed by `npm install`
+ * before `npm start` runs, so they can only be explained).
  */
 export function engineNote(nodeVersion: string = process.versions.node): string | undefined {
 	const major = Number(nodeVersion.split('.')[0]);
 	if (major >= 24) return undefined;
+	if (major < 22) {
+		return `(npm install's "EBADENGINE" warnings on Node ${major} are expected: isolated-vm, a dev dependency nothing here loads, and this package, whose users need Node 22 or later (docs/large-files.md); developing here on Node ${major} works, and n8n runs on its own Node 24.)`;
+	}
 	return `(npm install's "EBADENGINE isolated-vm" warning on Node ${major} is expected: a dev dependency nothing here loads; n8n runs on its own Node 24.)`;
 }
 

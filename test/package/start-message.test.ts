@@ -136,8 +136,8 @@ describe('npm start: what it prints once n8n is ready', () => {
 		expect(queue).toContain('  Redis       127.0.0.1 only');
 	});
 
-	test('npm install\'s EBADENGINE warning is explained in one line on Node 20 and 22, and not at all on 24', () => {
-		expect(engineNote('20.19.0')).toMatch(/^\(npm install's "EBADENGINE isolated-vm" warning on Node 20 is expected: [^\n]+\)$/);
+	test('npm install\'s EBADENGINE warnings are explained in one line on Node 20 (this package and isolated-vm) and 22, and not at all on 24', () => {
+		expect(engineNote('20.19.0')).toMatch(/^\(npm install's "EBADENGINE" warnings on Node 20 are expected: isolated-vm[^\n]+this package, whose users need Node 22 or later[^\n]+\)$/);
 		expect(engineNote('22.23.3')).toContain('Node 22');
 		expect(engineNote('24.21.0')).toBeUndefined();
 	});
