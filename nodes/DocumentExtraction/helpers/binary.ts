@@ -40,7 +40,8 @@ const STORAGE_READ_CHUNK_BYTES = 256 * 1024;
  * collection of n8n's heap every few dozen MiB (measured on Node 24 in the engine: reading 256 MiB
  * and copying it into part buffers took 1.2 s of CPU and 7 full collections; freed like this,
  * 0.1 s and none). Only a buffer that is this piece's alone is freed (no other view can see it);
- * runtimes without ArrayBuffer.prototype.transfer (Node 20) leave it to the collector.
+ * runtimes without ArrayBuffer.prototype.transfer (Node 20, below engines.node: a large upload
+ * there costs many full collections, docs/large-files.md) leave it to the collector.
  */
 function freePiece(piece: Buffer): void {
 	const memory = piece.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
