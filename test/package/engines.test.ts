@@ -3,12 +3,12 @@
  * 22, above the Node floor of the lowest supported n8n (n8n 1.123.81: >=20.19): on Node 20 every
  * read from n8n's binary stream is a fresh buffer that only V8's collector can free (no
  * ArrayBuffer.prototype.transfer), and a large upload there costs many full collections of n8n's
- * heap (docs/large-files.md, "Node 20"). Every supported n8n accepts a Node that engines.node
+ * heap (docs/large-files.md, "Node versions"). Every supported n8n accepts a Node that engines.node
  * accepts. The only dependency that wants a newer Node is isolated-vm, a dev-only dependency that
- * nothing here loads (README, "Supported n8n versions"); on Node 20, where this repository is
- * still developed and tested, npm also names this package itself. npm itself judges the engines:
- * `npm install --dry-run --offline` over this repository's lockfile, with the Node that runs the
- * test.
+ * nothing here loads (README, "Try it on this machine"; CONTRIBUTING.md, "Set up"); on Node 20,
+ * where this repository is still developed and tested, npm also names this package itself. npm
+ * itself judges the engines: `npm install --dry-run --offline` over this repository's lockfile,
+ * with the Node that runs the test.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
