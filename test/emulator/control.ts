@@ -102,6 +102,10 @@ export function installControl(core: EmulatorCore): void {
 				if (typeof body.url !== 'string') return reply(400, { error: 'url (a string) is required' });
 				core.faults.rewriteUrlsNext({ ...matchSpec(body), url: body.url });
 				return reply(200, { success: true });
+			case 'POST /faults/list-quirk':
+				if (body.quirk !== 'ignore-page' && body.quirk !== 'repeat-id') return reply(400, { error: 'quirk must be ignore-page or repeat-id' });
+				core.faults.listQuirkNext({ ...matchSpec(body), quirk: body.quirk });
+				return reply(200, { success: true });
 			case 'POST /faults/expire-presigned':
 				return reply(200, { success: true, expired: core.faults.expirePresignedUrls() });
 			case 'GET /clock':

@@ -7,7 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { CallbackSender } from './callbacks';
 import type { Clock } from './clock';
 import { iso } from './clock';
-import { bodyRetryAfter, cutResponse, headerRetryAfter, rewritePresignedUrls, sendRedirect } from './fault-answers';
+import { bodyRetryAfter, cutResponse, headerRetryAfter, repeatFirstListed, rewritePresignedUrls, sendRedirect, withoutPage } from './fault-answers';
 import { type FailFault, Faults, type HostName, type TakenFaults } from './faults';
 import {
 	canonicalJson,
@@ -60,7 +60,7 @@ export interface RequestLogEntry {
 	durationMs?: number;
 }
 
-export type FaultLabel = 'fail' | 'delay' | 'reset' | 'redirect' | 'hang' | 'rewrite';
+export type FaultLabel = 'fail' | 'delay' | 'reset' | 'redirect' | 'hang' | 'rewrite' | 'quirk';
 
 /** `detailed`: DELETE /files lists deletedFileIds; `spec`: exactly the specification's shape. */
 export type DeleteAnswerShape = 'detailed' | 'spec';
@@ -277,7 +277,7 @@ export class EmulatorCore {
 		}
 		let response: JsonResponse;
 		try {
-			response = await this.dispatch(req, url, requestId, onBytes);
+			response = await this.dispatch(req, taken.quirk?.quirk === 'ignore-page' ? withoutPage(url) : url, requestId, onBytes);
 		} catch (error) {
 			if (!(error instanceof ApiError)) {
 				console.error('[emulator] unexpected error', error);
@@ -295,6 +295,7 @@ export class EmulatorCore {
 			return;
 		}
 		if (taken.rewrite) response = { ...response, body: rewritePresignedUrls(response.body, taken.rewrite.url, this.trapUrl) };
+		if (taken.quirk?.quirk === 'repeat-id') response = { ...response, body: repeatFirstListed(response.body) };
 		sendJson(res, response, requestId);
 	}
 
@@ -532,6 +533,7 @@ function faultLabel(taken: TakenFaults): FaultLabel | undefined {
 	if (taken.redirect) return 'redirect';
 	if (taken.hang) return 'hang';
 	if (taken.rewrite) return 'rewrite';
+	if (taken.quirk) return 'quirk';
 	return taken.delay ? 'delay' : undefined;
 }
 

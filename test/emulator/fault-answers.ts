@@ -1,5 +1,5 @@
 /** How the faults that shape an answer write it: redirects, cut-short bodies, exact Retry-After
- * values and rewritten presigned URLs. */
+ * values, rewritten presigned URLs and broken list answers. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FailFault, HangFault, RedirectFault } from './faults';
 
@@ -112,4 +112,21 @@ export function rewritePresignedUrls(body: unknown, template: string, trapUrl: s
 			URL_FIELDS.has(key) && typeof value === 'string' ? fillTemplate(template, value, trapUrl) : rewritePresignedUrls(value, template, trapUrl),
 		]),
 	);
+}
+
+/** The query without `page`: how a list endpoint that ignores it reads every request. */
+export function withoutPage<T extends { query: Record<string, string | string[]> }>(url: T): T {
+	const { page: _ignored, ...query } = url.query;
+	return { ...url, query };
+}
+
+/** A copy of a list answer whose first listed item comes twice (the copy right after it). */
+export function repeatFirstListed(body: unknown): unknown {
+	if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+	const entries = Object.entries(body);
+	const index = entries.findIndex(([, value]) => Array.isArray(value) && value.length > 0);
+	if (index < 0) return body;
+	const list = entries[index][1] as unknown[];
+	entries[index] = [entries[index][0], [list[0], list[0], ...list.slice(1)]];
+	return Object.fromEntries(entries);
 }

@@ -84,6 +84,17 @@ export interface RewriteUrlsFault extends FaultMatch {
 	url: string;
 }
 
+/**
+ * A broken list endpoint. `ignore-page`: the answer is page 1 whatever `page` asks (the query is
+ * handled without it). `repeat-id`: the first item of the answer's list is listed twice (the copy
+ * right after it). API host only.
+ */
+export type ListQuirk = 'ignore-page' | 'repeat-id';
+
+export interface ListQuirkFault extends FaultMatch {
+	quirk: ListQuirk;
+}
+
 interface Pending<T> {
 	spec: T;
 	remaining: number;
@@ -96,6 +107,7 @@ export interface TakenFaults {
 	redirect?: RedirectFault;
 	hang?: HangFault;
 	rewrite?: RewriteUrlsFault;
+	quirk?: ListQuirkFault;
 }
 
 export interface PendingFaults {
@@ -105,6 +117,7 @@ export interface PendingFaults {
 	redirect: RedirectFault[];
 	hang: HangFault[];
 	rewrite: RewriteUrlsFault[];
+	quirk: ListQuirkFault[];
 }
 
 function matches(spec: FaultMatch, host: HostName, method: string, path: string): boolean {
@@ -125,6 +138,7 @@ export class Faults {
 	private redirects: Array<Pending<RedirectFault>> = [];
 	private hangs: Array<Pending<HangFault>> = [];
 	private rewrites: Array<Pending<RewriteUrlsFault>> = [];
+	private quirks: Array<Pending<ListQuirkFault>> = [];
 
 	constructor(private readonly onExpirePresigned: () => number) {}
 
@@ -158,6 +172,11 @@ export class Faults {
 		this.rewrites.push({ spec, remaining: spec.count ?? 1 });
 	}
 
+	/** The next `count` matching API requests are answered as a broken list endpoint would (see ListQuirk). */
+	listQuirkNext(spec: ListQuirkFault): void {
+		this.quirks.push({ spec, remaining: spec.count ?? 1 });
+	}
+
 	/** Every presigned URL issued so far stops working; returns how many were expired. */
 	expirePresignedUrls(): number {
 		return this.onExpirePresigned();
@@ -170,6 +189,7 @@ export class Faults {
 		this.redirects = [];
 		this.hangs = [];
 		this.rewrites = [];
+		this.quirks = [];
 	}
 
 	pending(): PendingFaults {
@@ -182,13 +202,14 @@ export class Faults {
 			redirect: view(this.redirects),
 			hang: view(this.hangs),
 			rewrite: view(this.rewrites),
+			quirk: view(this.quirks),
 		};
 	}
 
 	/**
 	 * Consumes at most one fault of each kind for this request, and at most one of those that
 	 * replace the answer (reset, fail, redirect, hang, in that order). A URL rewrite is taken only
-	 * by an API request that will be answered.
+	 * or a list quirk is taken only by an API request that will be answered.
 	 */
 	take(host: HostName, method: string, path: string): TakenFaults {
 		const delay = takeFrom(this.delays, host, method, path);
@@ -198,7 +219,8 @@ export class Faults {
 		const hang = reset || fail || redirect ? undefined : takeFrom(this.hangs, host, method, path);
 		const noAnswer = Boolean(reset || fail || redirect || (hang && (hang.mode ?? 'no-answer') === 'no-answer'));
 		const rewrite = host === 'api' && !noAnswer ? takeFrom(this.rewrites, host, method, path) : undefined;
-		return { delay, reset, fail, redirect, hang, rewrite };
+		const quirk = host === 'api' && !noAnswer ? takeFrom(this.quirks, host, method, path) : undefined;
+		return { delay, reset, fail, redirect, hang, rewrite, quirk };
 	}
 }
 
