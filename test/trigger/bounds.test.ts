@@ -62,4 +62,31 @@ describe.each(['fileProcessed', 'fileUpdated'] as const)('%s: bounded polls', (e
 		trigger.ledger.expectEachOnce(tied.map((file) => file.fileId));
 		expect(tied).toHaveLength(6_100);
 	});
+
+	it('a tie of 2,500 files read over three polls, 150 of the handled ones leaving it in between: each once, its place found again', async () => {
+		const tied = addFiles(emulator.state, 2_500, { createdAtMs: () => TIE });
+		const trigger = new ActiveTrigger(emulator, { event, startFrom: 'date', startDate: iso(T0) });
+		await trigger.poll();
+		await trigger.poll();
+		expect(trigger.staticData.cursor).toEqual({ at: iso(TIE), ids: expect.any(Array), count: 2_000 });
+		expect((trigger.staticData.cursor as { ids: string[] }).ids).toEqual(tied.slice(1_000, 2_000).map((file) => file.fileId));
+
+		// 150 handled files leave the tie: updated (File Updated lists them again, later) or deleted.
+		const leaving = [...tied.slice(10, 60), ...tied.slice(1_500, 1_600)];
+		leaving.forEach((file, i) => {
+			if (event === 'fileUpdated') file.updatedAtMs = TIE + MINUTE + i;
+			else emulator.state.deleteFile(file);
+		});
+		emulator.state.touchData();
+		emulator.requests.length = 0;
+		const third = await trigger.poll();
+		// The page where the last handled file was and the one before it (where it is now), then
+		// the rest of the tie (6 pages, a check before each next one) and the files that left it.
+		expect(listRequests(emulator).length).toBeLessThanOrEqual(2 + 6 + 5 + 3);
+		expect(third.items.length).toBe(event === 'fileUpdated' ? 650 : 500);
+		await trigger.pollUntilIdle();
+		expect(trigger.ledger.duplicateVersions()).toEqual([]);
+		expect(new Set(trigger.ledger.ids())).toEqual(new Set(tied.map((file) => file.fileId)));
+		expect(trigger.ledger.items).toHaveLength(event === 'fileUpdated' ? 2_650 : 2_500);
+	});
 });
