@@ -1,6 +1,8 @@
 // Lint of the shipped code: the recommended rules of n8n's verified community nodes, nothing
-// switched off, and no inline disables honoured.
+// switched off, and no inline disables honoured. Every regular expression in the shipped code is
+// checked for super-linear backtracking (it may run over text from the service or the user).
 import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
+import regexpPlugin from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 export default [
@@ -19,4 +21,13 @@ export default [
 		linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' },
 	},
 	n8nCommunityNodesPlugin.configs.recommended,
+	{
+		files: ['nodes/**/*.ts', 'credentials/**/*.ts'],
+		plugins: { regexp: regexpPlugin },
+		rules: {
+			'regexp/no-super-linear-backtracking': ['error', { report: 'potential' }],
+			'regexp/no-super-linear-move': ['error', { report: 'potential', ignoreSticky: false, ignorePartial: false }],
+			'regexp/no-misleading-capturing-group': 'error',
+		},
+	},
 ];

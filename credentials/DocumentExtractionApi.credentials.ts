@@ -36,6 +36,7 @@ export class DocumentExtractionApi implements ICredentialType {
 			typeOptions: { password: true },
 			required: true,
 			default: '',
+			hint: 'Create the key in your <a href="https://file.ai" target="_blank">fileAI</a> dashboard, under the project settings of the project to use',
 			description:
 				'The API key from the project settings of your dashboard. It decides the organization and workspace of every call.',
 		},

@@ -1,5 +1,6 @@
 /** The fault cases of the reliability matrix: what the service (or the network) does wrong. */
 import { waitForRequest } from '../../test/emulator';
+import { addFiles } from '../../test/emulator/bulk-files';
 import { brokenPdf, invoicePdf, mixedZip } from './documents';
 import type { MatrixCase } from './matrix';
 
@@ -171,13 +172,23 @@ export const FAULT_CASES: MatrixCase[] = [
 	),
 	{
 		group: 'fault',
-		name: 'a download that stalls after 10 bytes (Request Timeout 2 s)',
+		name: 'a download that stalls once after 10 bytes (Request Timeout 2 s): tried again',
+		operation: 'file.download',
+		expect: 'success',
+		seed: 1,
+		parameters: (ids) => ({ fileId: byId(ids[0]), options: { requestTimeout: 2 } }),
+		setup: ({ emulator }) => emulator.faults.hangNext({ host: 'storage', method: 'GET', mode: 'stall-body', afterBytes: 10 }),
+		bound: 'idle 2-3 s, then a retry',
+	},
+	{
+		group: 'fault',
+		name: 'every download stalls after 10 bytes (Request Timeout 2 s)',
 		operation: 'file.download',
 		expect: 'error',
 		seed: 1,
 		parameters: (ids) => ({ fileId: byId(ids[0]), options: { requestTimeout: 2 } }),
-		setup: ({ emulator }) => emulator.faults.hangNext({ host: 'storage', method: 'GET', mode: 'stall-body', afterBytes: 10 }),
-		bound: 'idle 2-3 s',
+		setup: ({ emulator }) => emulator.faults.hangNext({ host: 'storage', method: 'GET', mode: 'stall-body', afterBytes: 10, count: 100 }),
+		bound: 'idle 2-3 s per attempt, 4 attempts',
 	},
 	// redirects and URLs handed back
 	{
@@ -309,5 +320,81 @@ export const FAULT_CASES: MatrixCase[] = [
 		'stopped',
 		({ emulator }) => emulator.faults.hangNext({ method: 'GET', path: /\/uploads\// }),
 		{ stopWhen: async ({ emulator }) => await waitForRequest(emulator, (entry) => /\/uploads\//.test(entry.path)) },
+	),
+	// bounded by construction (whatever the service answers)
+	{
+		group: 'fault',
+		name: 'the API accepts Get Values and never answers (every attempt)',
+		operation: 'file.getValues',
+		expect: 'error',
+		seed: 1,
+		parameters: (ids) => ({ fileId: byId(ids[0]), options: { requestTimeout: 5, maxRateLimitWait: 5 } }),
+		setup: ({ emulator }) => emulator.faults.hangNext({ method: 'GET', path: /\/values$/, count: 100 }),
+		bound: 'Request Timeout 5 s + Max Retry Wait 5 s',
+	},
+	{
+		group: 'fault',
+		name: 'the API trickles its Get Values answer (10 bytes every 0.2 s)',
+		operation: 'file.getValues',
+		expect: 'success',
+		seed: 1,
+		parameters: (ids) => ({ fileId: byId(ids[0]), options: { requestTimeout: 3 } }),
+		setup: ({ emulator }) => emulator.faults.trickleNext({ host: 'api', method: 'GET', path: /\/values$/, bytesPerSecond: 50, chunkBytes: 10 }),
+		bound: 'Request Timeout 3 s per attempt',
+	},
+	{
+		group: 'fault',
+		name: 'storage trickles every download (2 bytes/s)',
+		operation: 'file.download',
+		expect: 'error',
+		seed: 1,
+		parameters: (ids) => ({ fileId: byId(ids[0]), options: { lowSpeedTime: 3, maxRateLimitWait: 10 } }),
+		setup: ({ emulator }) => emulator.faults.trickleNext({ host: 'storage', method: 'GET', bytesPerSecond: 2, chunkBytes: 1, count: 100 }),
+		bound: 'Min Transfer Speed 1 KB/s over 3 s per attempt; Max Retry Wait 10 s',
+	},
+	uploadCase(
+		'storage reads the upload at 100 bytes/s (a 16 MiB stream from disk)',
+		'error',
+		({ emulator }) => emulator.faults.trickleNext({ host: 'storage', method: 'PUT', direction: 'request', bytesPerSecond: 100, count: 100 }),
+		{
+			parameters: { options: { pollInterval: 0.5, lowSpeedTime: 3, maxRateLimitWait: 5, requestTimeout: 5 } },
+			input: async (context) => await context.documents(1, { bytes: 16 * 1024 * 1024 }),
+			binaryDataMode: 'filesystem',
+			bound: 'Min Transfer Speed 1 KB/s over 3 s per attempt; Max Retry Wait 5 s',
+		},
+	),
+	{
+		group: 'fault',
+		name: 'Get Many answered with 400 MB of JSON (streamed, no length)',
+		operation: 'file.getMany',
+		expect: 'error',
+		parameters: { returnAll: false, limit: 5 },
+		setup: ({ emulator }) => emulator.faults.hugeAnswerNext({ host: 'api', method: 'GET', path: '/files', bytes: 400 * 1024 * 1024 }),
+		bound: 'Max Answer Size 64 MB',
+	},
+	{
+		group: 'fault',
+		name: 'Get Many, Return All, the service ignores page (every page the same full page)',
+		operation: 'file.getMany',
+		expect: 'error',
+		seed: 0,
+		parameters: { returnAll: true },
+		setup: ({ emulator }) => {
+			addFiles(emulator.state, 150);
+			emulator.faults.ignorePageNext({ method: 'GET', path: '/files', count: 100_000 });
+		},
+		bound: 'a page with nothing new ends it; at most total / 100 + 1 requests',
+	},
+	uploadCase(
+		'429 (retryAfter 3) to one execution while another with the same key runs',
+		'success',
+		({ emulator }) => emulator.faults.failNext({ method: 'POST', path: '/files/upload', status: 429, retryAfter: 3 }),
+		{
+			alongside: async ({ emulator }, run) => {
+				await waitForRequest(emulator, (entry) => entry.status === 429);
+				return await run('workspace.getSubscription');
+			},
+			bound: 'the key\'s 429 gate, process-wide',
+		},
 	),
 ];

@@ -51,6 +51,12 @@ export interface MatrixCase {
 	stopWhen?: (context: CaseContext) => Promise<unknown>;
 	/** The documented bound of this case's waits, for the table, e.g. "Max Retry Wait 60 s". */
 	bound?: string;
+	/**
+	 * Another execution with the same credential, started beside the case's run (e.g. once the
+	 * first 429 was answered): its API requests count in the table, and those sent inside the
+	 * pause a 429 announced are counted apart.
+	 */
+	alongside?: (context: CaseContext, run: (operation: string, parameters?: INodeParameters) => Promise<RunNodeResult>) => Promise<unknown>;
 }
 
 export interface CaseResult {
@@ -70,6 +76,24 @@ export interface CaseResult {
 	/** Whether the key appears in an output item, the error, the stored run data or a log line. */
 	keyShown: boolean;
 	waits: number[];
+	/** The n8n process's peak resident memory during the run, over its resident memory before (MiB). */
+	peakRssMiB: number;
+	/** API requests that arrived while a 429's announced pause was running. */
+	insideAnnouncedWaits: number;
+}
+
+/** API requests that arrived inside the pause a 429 announced (from its answer, for its retryAfter). */
+function requestsInsideAnnouncedWaits(emulator: Emulator): number {
+	const api = emulator.requests.filter((entry) => entry.host === 'api');
+	const pauses = api
+		.filter((entry) => entry.status === 429 && entry.durationMs !== undefined)
+		.map((entry) => {
+			const answeredAt = Date.parse(entry.time) + (entry.durationMs ?? 0);
+			const seconds = entry.retryAfter ?? 0;
+			return { from: answeredAt, to: answeredAt + seconds * 1000 };
+		})
+		.filter((pause) => pause.to > pause.from);
+	return api.filter((entry) => pauses.some((pause) => Date.parse(entry.time) > pause.from && Date.parse(entry.time) < pause.to)).length;
 }
 
 const KEY = SEEDED_KEYS.readWrite;
@@ -136,6 +160,20 @@ export async function runCase(matrixCase: MatrixCase, caseIndex: number): Promis
 			typeof matrixCase.parameters === 'function' ? matrixCase.parameters(seeded) : (matrixCase.parameters ?? {});
 		const clock = installRecordingWaitClock();
 		const started = performance.now();
+		const rssBefore = process.memoryUsage().rss;
+		let peakRss = rssBefore;
+		const sampler = setInterval(() => {
+			peakRss = Math.max(peakRss, process.memoryUsage().rss);
+		}, 25);
+		const runWithKey = async (other: string, otherParameters: INodeParameters = {}) => {
+			const [otherResource, otherOperation] = other.split('.');
+			return await runNode({
+				type: 'documentExtraction',
+				parameters: { resource: otherResource, operation: otherOperation, ...otherParameters },
+				credentials: { documentExtractionApi: { apiKey: KEY, instance: 'default', baseUrl: emulator.apiUrl } },
+			});
+		};
+		const beside = matrixCase.alongside?.(context, runWithKey);
 		let result: RunNodeResult;
 		try {
 			result = await runNode({
@@ -152,7 +190,10 @@ export async function runCase(matrixCase: MatrixCase, caseIndex: number): Promis
 			// its own check): the node never ran, so nothing was sent.
 			result = refusedByN8n(error as Error);
 		} finally {
+			await beside?.catch(() => undefined);
 			clock.restore();
+			clearInterval(sampler);
+			peakRss = Math.max(peakRss, process.memoryUsage().rss);
 		}
 		const seconds = (performance.now() - started) / 1000;
 		await emulator.idle();
@@ -197,6 +238,8 @@ export async function runCase(matrixCase: MatrixCase, caseIndex: number): Promis
 			keyLeaks: keyLeaks(emulator, KEY).length,
 			keyShown: shown.includes(KEY),
 			waits: [...clock.sleeps],
+			peakRssMiB: Math.max(0, (peakRss - rssBefore) / (1024 * 1024)),
+			insideAnnouncedWaits: requestsInsideAnnouncedWaits(emulator),
 		};
 	} finally {
 		await emulator.close();
@@ -216,14 +259,14 @@ function formatWaits(waits: number[]): string {
 /** The Markdown table of a group of results. */
 export function markdownTable(results: CaseResult[]): string {
 	const rows = [
-		'| # | Case | Operation | Expected | Outcome | API req. | Storage req. | Time (s) | Waits | Docs created | Lost | Duplicated | Key outside API host | As expected |',
-		'|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+		'| # | Case | Operation | Expected | Outcome | API req. | Storage req. | Time (s) | Waits | Peak RSS + (MiB) | Sent in a 429 pause | Docs created | Lost | Duplicated | Key outside API host | As expected |',
+		'|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
 	];
 	results.forEach((result, index) => {
 		const c = result.matrixCase;
 		const cell = (text: string) => text.replace(/\|/g, '\\|');
 		rows.push(
-			`| ${index + 1} | ${cell(c.name)} | ${c.operation} | ${c.expect} | ${cell(result.outcome)} | ${result.apiRequests} | ${result.storageRequests} | ${formatSeconds(result.seconds)} | ${formatWaits(result.waits)}${c.bound ? `; bound: ${c.bound}` : ''} | ${result.documentsCreated} | ${result.documentsLost} | ${result.documentsDuplicated} | ${result.keyLeaks + (result.keyShown ? 1 : 0)} | ${result.asExpected ? 'yes' : '**no**'} |`,
+			`| ${index + 1} | ${cell(c.name)} | ${c.operation} | ${c.expect} | ${cell(result.outcome)} | ${result.apiRequests} | ${result.storageRequests} | ${formatSeconds(result.seconds)} | ${formatWaits(result.waits)}${c.bound ? `; bound: ${c.bound}` : ''} | ${Math.round(result.peakRssMiB)} | ${result.insideAnnouncedWaits} | ${result.documentsCreated} | ${result.documentsLost} | ${result.documentsDuplicated} | ${result.keyLeaks + (result.keyShown ? 1 : 0)} | ${result.asExpected ? 'yes' : '**no**'} |`,
 		);
 	});
 	return rows.join('\n');

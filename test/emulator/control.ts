@@ -30,6 +30,7 @@ function failSpec(body: Record<string, unknown>): FailFault {
 		detail: typeof body.detail === 'string' ? body.detail : undefined,
 		retryAfterHeader: typeof body.retryAfterHeader === 'string' ? body.retryAfterHeader : undefined,
 		problem: body.problem && typeof body.problem === 'object' && !Array.isArray(body.problem) ? (body.problem as Record<string, unknown>) : undefined,
+		rawBody: typeof body.rawBody === 'string' ? body.rawBody : undefined,
 	};
 	// JSON cannot carry undefined: '(omit)' asks for a body without retryAfter
 	if ('retryAfterBody' in body) spec.retryAfterBody = body.retryAfterBody;
@@ -102,9 +103,25 @@ export function installControl(core: EmulatorCore): void {
 				if (typeof body.url !== 'string') return reply(400, { error: 'url (a string) is required' });
 				core.faults.rewriteUrlsNext({ ...matchSpec(body), url: body.url });
 				return reply(200, { success: true });
-			case 'POST /faults/list-quirk':
-				if (body.quirk !== 'ignore-page' && body.quirk !== 'repeat-id') return reply(400, { error: 'quirk must be ignore-page or repeat-id' });
-				core.faults.listQuirkNext({ ...matchSpec(body), quirk: body.quirk });
+			case 'POST /faults/trickle': {
+				if (body.direction !== undefined && body.direction !== 'answer' && body.direction !== 'request') return reply(400, { error: 'direction must be answer or request' });
+				core.faults.trickleNext({
+					...matchSpec(body),
+					direction: body.direction as 'answer' | 'request' | undefined,
+					bytesPerSecond: typeof body.bytesPerSecond === 'number' ? body.bytesPerSecond : undefined,
+					chunkBytes: typeof body.chunkBytes === 'number' ? body.chunkBytes : undefined,
+				});
+				return reply(200, { success: true });
+			}
+			case 'POST /faults/huge-answer':
+				if (typeof body.bytes !== 'number' || body.bytes < 0) return reply(400, { error: 'bytes (a number) is required' });
+				core.faults.hugeAnswerNext({ ...matchSpec(body), bytes: body.bytes, withContentLength: body.withContentLength === true });
+				return reply(200, { success: true });
+			case 'POST /faults/ignore-page':
+				core.faults.ignorePageNext(matchSpec(body));
+				return reply(200, { success: true });
+			case 'POST /faults/repeat-id':
+				core.faults.repeatIdNext(matchSpec(body));
 				return reply(200, { success: true });
 			case 'POST /faults/expire-presigned':
 				return reply(200, { success: true, expired: core.faults.expirePresignedUrls() });

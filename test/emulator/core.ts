@@ -7,7 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { CallbackSender } from './callbacks';
 import type { Clock } from './clock';
 import { iso } from './clock';
-import { bodyRetryAfter, cutResponse, headerRetryAfter, repeatFirstListed, rewritePresignedUrls, sendRedirect, withoutPage } from './fault-answers';
+import { bodyRetryAfter, cutResponse, headerRetryAfter, repeatFirstListed, rewritePartPlan, rewritePresignedUrls, sendHugeAnswer, sendRedirect, trickleRequest, trickleResponse } from './fault-answers';
 import { type FailFault, Faults, type HostName, type TakenFaults } from './faults';
 import {
 	canonicalJson,
@@ -57,10 +57,12 @@ export interface RequestLogEntry {
 	time: string;
 	/** Which injected fault hit this request, if any. */
 	fault?: FaultLabel;
+	/** The pause a 429 answer announced (retryAfter, seconds). */
+	retryAfter?: number;
 	durationMs?: number;
 }
 
-export type FaultLabel = 'fail' | 'delay' | 'reset' | 'redirect' | 'hang' | 'rewrite' | 'quirk';
+export type FaultLabel = 'fail' | 'delay' | 'reset' | 'redirect' | 'hang' | 'rewrite' | 'trickle' | 'huge' | 'ignore-page' | 'repeat-id';
 
 /** `detailed`: DELETE /files lists deletedFileIds; `spec`: exactly the specification's shape. */
 export type DeleteAnswerShape = 'detailed' | 'spec';
@@ -241,6 +243,7 @@ export class EmulatorCore {
 		entry.requestId = requestId;
 		const failAfter = taken.fail?.phase === 'after' && host === 'api';
 		if (taken.fail && !failAfter) {
+			if (typeof taken.fail.retryAfter === 'number') entry.retryAfter = taken.fail.retryAfter;
 			req.on('data', (chunk: Buffer) => onBytes(chunk.length));
 			req.resume();
 			this.sendFault(host, res, taken.fail, url.pathname, requestId);
@@ -250,6 +253,20 @@ export class EmulatorCore {
 			req.on('data', (chunk: Buffer) => onBytes(chunk.length));
 			sendRedirect(req, res, taken.redirect, `${this.trapUrl}${url.pathname}${url.rawQuery ? `?${url.rawQuery}` : ''}`, requestId);
 			return;
+		}
+		if (taken.huge) {
+			req.on('data', (chunk: Buffer) => onBytes(chunk.length));
+			req.resume();
+			sendHugeAnswer(res, taken.huge, requestId);
+			return;
+		}
+		if (taken.trickle) {
+			if ((taken.trickle.direction ?? 'answer') === 'answer') trickleResponse(res, taken.trickle);
+			else trickleRequest(req, taken.trickle);
+		}
+		if (taken.ignorePage) {
+			url.searchParams.delete('page');
+			delete url.query.page;
 		}
 		if (taken.hang) {
 			if ((taken.hang.mode ?? 'no-answer') === 'no-answer') {
@@ -277,7 +294,7 @@ export class EmulatorCore {
 		}
 		let response: JsonResponse;
 		try {
-			response = await this.dispatch(req, taken.quirk?.quirk === 'ignore-page' ? withoutPage(url) : url, requestId, onBytes);
+			response = await this.dispatch(req, url, requestId, onBytes);
 		} catch (error) {
 			if (!(error instanceof ApiError)) {
 				console.error('[emulator] unexpected error', error);
@@ -286,6 +303,8 @@ export class EmulatorCore {
 			response = problemResponse(apiError, url.pathname, requestId);
 		}
 		if (!req.complete) req.resume();
+		const announced = (response.body as { retryAfter?: unknown } | undefined)?.retryAfter;
+		if (response.status === 429 && typeof announced === 'number') entry.retryAfter = announced;
 		if (resetAfter) {
 			req.socket.destroy();
 			return;
@@ -295,7 +314,8 @@ export class EmulatorCore {
 			return;
 		}
 		if (taken.rewrite) response = { ...response, body: rewritePresignedUrls(response.body, taken.rewrite.url, this.trapUrl) };
-		if (taken.quirk?.quirk === 'repeat-id') response = { ...response, body: repeatFirstListed(response.body) };
+		if (taken.partPlan) response = { ...response, body: rewritePartPlan(response.body, taken.partPlan) };
+		if (taken.repeatId) response = { ...response, body: repeatFirstListed(response.body) };
 		sendJson(res, response, requestId);
 	}
 
@@ -317,6 +337,13 @@ export class EmulatorCore {
 		const status = fault.status ?? 500;
 		const detail = fault.detail ?? (status === 429 ? 'Rate limit exceeded; retry later.' : `Injected fault: HTTP ${status}.`);
 		const retryAfter = headerRetryAfter(fault);
+		if (fault.rawBody !== undefined) {
+			const headers: Record<string, string | number> = { 'content-type': 'text/html', 'content-length': Buffer.byteLength(fault.rawBody), 'x-request-id': requestId };
+			if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
+			res.writeHead(status, headers);
+			res.end(fault.rawBody);
+			return;
+		}
 		if (host === 'storage') {
 			const code = status === 503 ? 'SlowDown' : status === 403 ? 'AccessDenied' : status >= 500 ? 'InternalError' : 'InvalidRequest';
 			const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${detail}</Message><RequestId>${requestId}</RequestId></Error>`;
@@ -532,8 +559,12 @@ function faultLabel(taken: TakenFaults): FaultLabel | undefined {
 	if (taken.fail) return 'fail';
 	if (taken.redirect) return 'redirect';
 	if (taken.hang) return 'hang';
+	if (taken.huge) return 'huge';
 	if (taken.rewrite) return 'rewrite';
-	if (taken.quirk) return 'quirk';
+	if (taken.trickle) return 'trickle';
+	if (taken.partPlan) return 'rewrite';
+	if (taken.ignorePage) return 'ignore-page';
+	if (taken.repeatId) return 'repeat-id';
 	return taken.delay ? 'delay' : undefined;
 }
 

@@ -1,7 +1,7 @@
 /** How the faults that shape an answer write it: redirects, cut-short bodies, exact Retry-After
- * values, rewritten presigned URLs and broken list answers. */
+ * values and rewritten presigned URLs. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FailFault, HangFault, RedirectFault } from './faults';
+import type { FailFault, HangFault, HugeAnswerFault, PartPlanFault, RedirectFault, TrickleFault } from './faults';
 
 /** The value of `retryAfterBody` / `retryAfterHeader` that leaves the body key / the header out. */
 export const OMIT = '(omit)';
@@ -114,10 +114,98 @@ export function rewritePresignedUrls(body: unknown, template: string, trapUrl: s
 	);
 }
 
-/** The query without `page`: how a list endpoint that ignores it reads every request. */
-export function withoutPage<T extends { query: Record<string, string | string[]> }>(url: T): T {
-	const { page: _ignored, ...query } = url.query;
-	return { ...url, query };
+/**
+ * Sends the answer's headers at once and its body `chunkBytes` at a time at `bytesPerSecond`
+ * (a peer that is alive but slow). The handlers are unaware of it: write and end are wrapped.
+ */
+export function trickleResponse(res: ServerResponse, fault: TrickleFault): void {
+	const patchable = res as unknown as Patchable;
+	const write = patchable.write.bind(res);
+	const end = patchable.end.bind(res);
+	const chunks: Buffer[] = [];
+	const chunkBytes = Math.max(1, fault.chunkBytes ?? 1);
+	const intervalMs = Math.max(1, Math.round((chunkBytes / Math.max(0.001, fault.bytesPerSecond ?? 2)) * 1000));
+	const drip = () => {
+		const body = Buffer.concat(chunks);
+		res.flushHeaders();
+		let offset = 0;
+		const timer = setInterval(() => {
+			if (res.destroyed || res.socket?.destroyed) {
+				clearInterval(timer);
+				return;
+			}
+			const next = body.subarray(offset, offset + chunkBytes);
+			offset += next.length;
+			if (offset >= body.length) {
+				clearInterval(timer);
+				end(next);
+			} else {
+				write(next);
+			}
+		}, intervalMs);
+		res.on('close', () => clearInterval(timer));
+	};
+	patchable.write = (chunk: unknown, encoding?: unknown) => {
+		if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') chunks.push(toBuffer(chunk, encoding));
+		return true;
+	};
+	patchable.end = (chunk?: unknown, encoding?: unknown) => {
+		if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') chunks.push(toBuffer(chunk, encoding));
+		drip();
+		return res;
+	};
+}
+
+/** Reads a request body at `bytesPerSecond`: after each chunk the request pauses for as long as the chunk is worth. */
+export function trickleRequest(req: IncomingMessage, fault: TrickleFault): void {
+	const bytesPerSecond = Math.max(0.001, fault.bytesPerSecond ?? 2);
+	req.on('data', (chunk: Buffer) => {
+		req.pause();
+		const timer = setTimeout(() => req.resume(), Math.round((chunk.length / bytesPerSecond) * 1000));
+		req.once('close', () => clearTimeout(timer));
+	});
+}
+
+/**
+ * A 200 JSON answer of `bytes` bytes, produced as it is sent (the emulator never holds it): a
+ * list with one item whose `padding` field fills the size. Stops when the client goes away.
+ */
+export function sendHugeAnswer(res: ServerResponse, fault: HugeAnswerFault, requestId: string): void {
+	const head = Buffer.from('{"files":[{"fileId":"00000000-0000-4000-8000-000000000000","padding":"');
+	const tail = Buffer.from('"}],"count":1,"currentPage":1}');
+	const fill = Math.max(0, fault.bytes - head.length - tail.length);
+	const headers: Record<string, string | number> = { 'content-type': 'application/json', 'x-request-id': requestId };
+	if (fault.withContentLength) headers['content-length'] = head.length + fill + tail.length;
+	res.writeHead(200, headers);
+	res.write(head);
+	const block = Buffer.alloc(64 * 1024, 'x');
+	let left = fill;
+	const pump = () => {
+		while (left > 0) {
+			if (res.destroyed) return;
+			const part = left >= block.length ? block : block.subarray(0, left);
+			left -= part.length;
+			if (!res.write(part)) {
+				res.once('drain', pump);
+				return;
+			}
+		}
+		if (!res.destroyed) res.end(tail);
+	};
+	pump();
+}
+
+/** A multipart initiation answer with the part plan of the fault (see PartPlanFault). */
+export function rewritePartPlan(body: unknown, fault: PartPlanFault): unknown {
+	if (body === null || typeof body !== 'object' || !Array.isArray((body as { presignedUrls?: unknown }).presignedUrls)) return body;
+	const original = (body as { presignedUrls: Array<{ presignedUrl: string }> }).presignedUrls;
+	let startByte = 0;
+	const presignedUrls = fault.sizes.map((size, index) => {
+		const part = { partNumber: index + 1, presignedUrl: original[Math.min(index, original.length - 1)].presignedUrl, startByte, endByte: startByte + size - 1, size };
+		startByte += size;
+		return part;
+	});
+	return { ...body, presignedUrls, totalParts: presignedUrls.length, partSize: Math.max(0, ...fault.sizes.slice(0, 1)) };
 }
 
 /** A copy of a list answer whose first listed item comes twice (the copy right after it). */

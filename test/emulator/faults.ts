@@ -41,6 +41,8 @@ export interface FailFault extends FaultMatch {
 	 * service that answers whatever it likes. API host only.
 	 */
 	problem?: Record<string, unknown>;
+	/** The answer's body as is, as text/html (a proxy's error page), instead of problem+json or XML. */
+	rawBody?: string;
 }
 
 export interface DelayFault extends FaultMatch {
@@ -85,15 +87,37 @@ export interface RewriteUrlsFault extends FaultMatch {
 }
 
 /**
- * A broken list endpoint. `ignore-page`: the answer is page 1 whatever `page` asks (the query is
- * handled without it). `repeat-id`: the first item of the answer's list is listed twice (the copy
- * right after it). API host only.
+ * A slow peer. `answer`: the answer (headers at once, then the body) is sent `chunkBytes` at a
+ * time at `bytesPerSecond`. `request` (storage PUT): the request body is read at that speed.
  */
-export type ListQuirk = 'ignore-page' | 'repeat-id';
-
-export interface ListQuirkFault extends FaultMatch {
-	quirk: ListQuirk;
+export interface TrickleFault extends FaultMatch {
+	direction?: 'answer' | 'request';
+	/** Default 2 (a few bytes per second). */
+	bytesPerSecond?: number;
+	/** Bytes written or read per step (default 1). */
+	chunkBytes?: number;
 }
+
+/** A 200 JSON answer of `bytes` bytes (a valid list whose one item carries a huge field), streamed. */
+export interface HugeAnswerFault extends FaultMatch {
+	bytes: number;
+	/** Whether the answer says its Content-Length (default false: chunked). */
+	withContentLength?: boolean;
+}
+
+/**
+ * A multipart initiation answered with another part plan (API host): part i gets `sizes[i]`
+ * bytes, the URLs of the real plan reused (the last one repeated when there are more parts).
+ */
+export interface PartPlanFault extends FaultMatch {
+	sizes: number[];
+}
+
+/** List requests answered as if `page` were 1, whatever was asked (a service that ignores paging). */
+export type IgnorePageFault = FaultMatch;
+
+/** List answers whose first item comes twice, the copy right after it (API host). */
+export type RepeatIdFault = FaultMatch;
 
 interface Pending<T> {
 	spec: T;
@@ -107,7 +131,11 @@ export interface TakenFaults {
 	redirect?: RedirectFault;
 	hang?: HangFault;
 	rewrite?: RewriteUrlsFault;
-	quirk?: ListQuirkFault;
+	trickle?: TrickleFault;
+	huge?: HugeAnswerFault;
+	ignorePage?: IgnorePageFault;
+	partPlan?: PartPlanFault;
+	repeatId?: RepeatIdFault;
 }
 
 export interface PendingFaults {
@@ -117,7 +145,11 @@ export interface PendingFaults {
 	redirect: RedirectFault[];
 	hang: HangFault[];
 	rewrite: RewriteUrlsFault[];
-	quirk: ListQuirkFault[];
+	trickle: TrickleFault[];
+	huge: HugeAnswerFault[];
+	ignorePage: IgnorePageFault[];
+	partPlan: PartPlanFault[];
+	repeatId: RepeatIdFault[];
 }
 
 function matches(spec: FaultMatch, host: HostName, method: string, path: string): boolean {
@@ -138,7 +170,11 @@ export class Faults {
 	private redirects: Array<Pending<RedirectFault>> = [];
 	private hangs: Array<Pending<HangFault>> = [];
 	private rewrites: Array<Pending<RewriteUrlsFault>> = [];
-	private quirks: Array<Pending<ListQuirkFault>> = [];
+	private trickles: Array<Pending<TrickleFault>> = [];
+	private huges: Array<Pending<HugeAnswerFault>> = [];
+	private ignorePages: Array<Pending<IgnorePageFault>> = [];
+	private partPlans: Array<Pending<PartPlanFault>> = [];
+	private repeatIds: Array<Pending<RepeatIdFault>> = [];
 
 	constructor(private readonly onExpirePresigned: () => number) {}
 
@@ -172,9 +208,29 @@ export class Faults {
 		this.rewrites.push({ spec, remaining: spec.count ?? 1 });
 	}
 
-	/** The next `count` matching API requests are answered as a broken list endpoint would (see ListQuirk). */
-	listQuirkNext(spec: ListQuirkFault): void {
-		this.quirks.push({ spec, remaining: spec.count ?? 1 });
+	/** The next `count` matching requests are answered (or read) a few bytes at a time. */
+	trickleNext(spec: TrickleFault = {}): void {
+		this.trickles.push({ spec, remaining: spec.count ?? 1 });
+	}
+
+	/** The next `count` matching requests get a 200 JSON answer of `bytes` bytes. */
+	hugeAnswerNext(spec: HugeAnswerFault): void {
+		this.huges.push({ spec, remaining: spec.count ?? 1 });
+	}
+
+	/** The next `count` matching list requests ignore their `page` parameter. */
+	ignorePageNext(spec: IgnorePageFault = {}): void {
+		this.ignorePages.push({ spec, remaining: spec.count ?? 1 });
+	}
+
+	/** The next `count` matching multipart initiations answer the part plan `sizes`. */
+	partPlanNext(spec: PartPlanFault): void {
+		this.partPlans.push({ spec, remaining: spec.count ?? 1 });
+	}
+
+	/** In the next `count` matching API answers the first listed item comes twice. */
+	repeatIdNext(spec: RepeatIdFault = {}): void {
+		this.repeatIds.push({ spec, remaining: spec.count ?? 1 });
 	}
 
 	/** Every presigned URL issued so far stops working; returns how many were expired. */
@@ -189,7 +245,11 @@ export class Faults {
 		this.redirects = [];
 		this.hangs = [];
 		this.rewrites = [];
-		this.quirks = [];
+		this.trickles = [];
+		this.huges = [];
+		this.ignorePages = [];
+		this.partPlans = [];
+		this.repeatIds = [];
 	}
 
 	pending(): PendingFaults {
@@ -202,14 +262,18 @@ export class Faults {
 			redirect: view(this.redirects),
 			hang: view(this.hangs),
 			rewrite: view(this.rewrites),
-			quirk: view(this.quirks),
+			trickle: view(this.trickles),
+			huge: view(this.huges),
+			ignorePage: view(this.ignorePages),
+			partPlan: view(this.partPlans),
+			repeatId: view(this.repeatIds),
 		};
 	}
 
 	/**
 	 * Consumes at most one fault of each kind for this request, and at most one of those that
 	 * replace the answer (reset, fail, redirect, hang, in that order). A URL rewrite is taken only
-	 * or a list quirk is taken only by an API request that will be answered.
+	 * by an API request that will be answered.
 	 */
 	take(host: HostName, method: string, path: string): TakenFaults {
 		const delay = takeFrom(this.delays, host, method, path);
@@ -217,10 +281,14 @@ export class Faults {
 		const fail = reset ? undefined : takeFrom(this.fails, host, method, path);
 		const redirect = reset || fail ? undefined : takeFrom(this.redirects, host, method, path);
 		const hang = reset || fail || redirect ? undefined : takeFrom(this.hangs, host, method, path);
-		const noAnswer = Boolean(reset || fail || redirect || (hang && (hang.mode ?? 'no-answer') === 'no-answer'));
+		const huge = reset || fail || redirect || hang ? undefined : takeFrom(this.huges, host, method, path);
+		const noAnswer = Boolean(reset || fail || redirect || huge || (hang && (hang.mode ?? 'no-answer') === 'no-answer'));
 		const rewrite = host === 'api' && !noAnswer ? takeFrom(this.rewrites, host, method, path) : undefined;
-		const quirk = host === 'api' && !noAnswer ? takeFrom(this.quirks, host, method, path) : undefined;
-		return { delay, reset, fail, redirect, hang, rewrite, quirk };
+		const trickle = reset || fail || redirect || hang ? undefined : takeFrom(this.trickles, host, method, path);
+		const ignorePage = noAnswer ? undefined : takeFrom(this.ignorePages, host, method, path);
+		const partPlan = host === 'api' && !noAnswer ? takeFrom(this.partPlans, host, method, path) : undefined;
+		const repeatId = host === 'api' && !noAnswer ? takeFrom(this.repeatIds, host, method, path) : undefined;
+		return { delay, reset, fail, redirect, hang, rewrite, trickle, huge, ignorePage, partPlan, repeatId };
 	}
 }
 

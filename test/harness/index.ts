@@ -37,5 +37,5 @@ export type { ActivePollTrigger, PollTriggerOptions, PollTriggerResult, StaticDa
 export { REPO_ROOT, STAND_IN_NODE_TYPES, loadPackage } from './registry';
 export type { LoadedPackage } from './registry';
 export { openSession } from './session';
-export { installFakeWaitClock, installRecordingWaitClock } from './wait-clock';
+export { forgetPackageRateLimits, installFakeWaitClock, installRecordingWaitClock } from './wait-clock';
 export type { FakeWaitClock, RecordingWaitClock } from './wait-clock';

@@ -51,8 +51,19 @@ function packageWaitClock(packageDir: string): WaitClockObject {
  * Installs the fake clock into the built package. Call after ensureBuilt() (runNode and the other
  * entry points build first; `beforeAll(ensureBuilt)` is enough), and restore() after the test.
  */
+/**
+ * The package's rate-limit gates are process-wide (one per API key, as in n8n): a test that
+ * replaces the clock starts, and leaves, with none, so one test's 429 never holds the next one.
+ */
+export function forgetPackageRateLimits(packageDir: string = REPO_ROOT): void {
+	const modulePath = path.join(packageDir, 'dist', 'nodes', 'DocumentExtraction', 'transport', 'rateGate.js');
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	(require(modulePath) as { forgetRateLimits: () => void }).forgetRateLimits();
+}
+
 export function installFakeWaitClock(packageDir: string = REPO_ROOT): FakeWaitClock {
 	const target = packageWaitClock(packageDir);
+	forgetPackageRateLimits(packageDir);
 	const original = { now: target.now, sleep: target.sleep };
 	let current = Date.now();
 	const sleeps: number[] = [];
@@ -112,6 +123,7 @@ export function installFakeWaitClock(packageDir: string = REPO_ROOT): FakeWaitCl
 			for (const resolve of held.splice(0)) resolve();
 			target.now = original.now;
 			target.sleep = original.sleep;
+			forgetPackageRateLimits(packageDir);
 		},
 	};
 }

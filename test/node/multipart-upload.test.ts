@@ -297,3 +297,20 @@ describe('File > Upload in parts (multipart)', () => {
 		expect(emulator.requests).toHaveLength(0);
 	});
 });
+
+describe('the service part plan is checked before any part is sent', () => {
+	it.each<[string, number[], RegExp]>([
+		// The security review's case: 5 MB parts asked for a 40 MiB file, 36 + 1 + 1 + 1 + 1 MiB answered.
+		['a part larger than the Part Size asked', [36 * MIB, MIB, MIB, MIB, MIB], /part 1 is 37748736 bytes, larger than the Part Size asked \(5242880 bytes\)/],
+		['parts that stop short of the file', [5 * MIB, 5 * MIB], /its parts cover 10485760 bytes of 41943040/],
+		['parts that go past the end of the file', [...Array.from({ length: 8 }, () => 5 * MIB), 5 * MIB], /its parts go past the end of the file \(41943040 bytes\) at part 9/],
+	])('%s: refused, nothing PUT, no document', async (_name, sizes, expected) => {
+		emulator.faults.partPlanNext({ method: 'POST', path: '/files/upload/multipart', sizes });
+
+		const { error } = await upload([await binaryItem(randomBytes(40 * MIB))]);
+
+		expect(error?.message).toMatch(expected);
+		expect(requestsTo(emulator, 'storage', 'PUT')).toHaveLength(0);
+		expect(requestsTo(emulator, 'api', 'POST', /\/multipart\/complete$/)).toHaveLength(0);
+	});
+});

@@ -74,13 +74,25 @@ describe('Request Timeout', () => {
 		expect(requestsTo(emulator, 'storage', 'PUT')).toHaveLength(2);
 	});
 
-	it('a download that stalls after its first bytes fails, naming the file, after the idle time', async () => {
+	it('a download that keeps stalling after its first bytes is tried again, then fails naming the file and the idle time', async () => {
 		const file = await seedFile(emulator);
-		emulator.faults.hangNext({ host: 'storage', method: 'GET', mode: 'stall-body', afterBytes: 10 });
+		emulator.faults.hangNext({ host: 'storage', method: 'GET', mode: 'stall-body', afterBytes: 10, count: 10 });
 
 		const { error } = await run({ operation: 'download', fileId: byId(file.fileId), options: { requestTimeout: 1 } });
 
-		expect(error?.message).toMatch(/Could not reach http:\/\/127\.0\.0\.1:\d+ while sending or reading file "invoice-INV-2024-0042\.txt": no answer and no byte moved for 1 s/);
+		expect(error?.message).toMatch(/Could not reach http:\/\/127\.0\.0\.1:\d+ while sending or reading file "invoice-INV-2024-0042\.txt": no answer and no byte moved for 1 s \(the Request Timeout option\) \(4 attempts\)\. Check the network/);
+		expect(requestsTo(emulator, 'storage', 'GET')).toHaveLength(4);
+	});
+
+	it('a download that stalls once is tried again and the next attempt stores the file', async () => {
+		const file = await seedFile(emulator);
+		emulator.faults.hangNext({ host: 'storage', method: 'GET', mode: 'stall-body', afterBytes: 10 });
+
+		const { error, items } = await run({ operation: 'download', fileId: byId(file.fileId), options: { requestTimeout: 1 } });
+
+		expect(error).toBeUndefined();
+		expect(items[0].binary?.data?.fileName).toBe('invoice-INV-2024-0042.txt');
+		expect(requestsTo(emulator, 'storage', 'GET')).toHaveLength(2);
 	});
 
 	it('the Wait Timeout bounds a status check in flight, whatever the Request Timeout', async () => {

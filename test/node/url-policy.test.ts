@@ -1,7 +1,8 @@
 /**
- * The URL policy (nodes/DocumentExtraction/transport/urlPolicy.ts and credentials/hosts.ts): the
- * credential's Base URL and instance host, where the API key may go, and the URLs the API hands
- * back. Every case is decided on the WHATWG-parsed URL.
+ * The URL policy (credentials/urlPolicy.ts and credentials/hosts.ts, and the returned-URL policy
+ * in nodes/DocumentExtraction/transport/urlPolicy.ts): the credential's Base URL and instance
+ * host, where the API key may go, and the URLs the API hands back. Every case is decided on the
+ * WHATWG-parsed URL.
  */
 import {
 	BASE_URL_EXPRESSION,
@@ -11,11 +12,27 @@ import {
 	resolveBaseUrl,
 } from '../../credentials/hosts';
 import type { HostCredentialFields } from '../../credentials/hosts';
-import { approveBaseUrl, approveReturnedUrl } from '../../nodes/DocumentExtraction/transport/urlPolicy';
-import type { INodeTypes } from 'n8n-workflow';
+import { approveBaseUrl } from '../../credentials/urlPolicy';
+import { approveReturnedUrl } from '../../nodes/DocumentExtraction/transport/urlPolicy';
+import type { IDataObject, INodeExecutionData, INodeTypes } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import { ACCEPTED_BASE_URLS, HOSTILE_BASE_URLS } from '../fixtures/hostile-urls';
+import { keyLeaks } from '../emulator';
+import { INVOICE_FILE_NAME, invoiceText } from '../fixtures/documents';
+import {
+	ACCEPTED_BASE_URLS,
+	HOSTILE_BASE_URLS,
+	INSIDE_RETURNED_URLS,
+	LOOPBACK_RETURNED_URLS,
+	PUBLIC_RETURNED_URLS,
+} from '../fixtures/hostile-urls';
+import { createBinaryItem, runNode } from '../harness';
+import type { RunNodeResult } from '../harness';
+import { byId, seedFile } from './file-operations-support';
+import { SEEDED_KEYS, credentialsFor, requestsTo, useEmulator, useFakeWaitClock } from './support';
+
+const emulator = useEmulator();
+useFakeWaitClock();
 
 describe('Base URL Override: parsed, then judged', () => {
 	it(`refuses ${HOSTILE_BASE_URLS.length} hostile values, each with the reason`, () => {
@@ -124,7 +141,7 @@ describe('URLs the API hands back', () => {
 	});
 
 	it.each<[unknown, RegExp]>([
-		['http://127.0.0.1:9000/bucket/key', /plain http/],
+		['http://127.0.0.1:9000/bucket/key', /"127\.0\.0\.1" is a loopback address/],
 		['http://storage.example.com/key', /plain http/],
 		['ftp://storage.example.com/key', /scheme "ftp:"/],
 		['file:///etc/passwd', /scheme "file:"/],
@@ -148,6 +165,132 @@ describe('URLs the API hands back', () => {
 		expect(() => approveReturnedUrl(url, 'presigned part URL', httpsBase)).toThrow(
 			expect.objectContaining({ message: expect.not.stringContaining('secret-signature-123') }),
 		);
+	});
+});
+
+describe('URLs the API hands back that point inside the network', () => {
+	const loopbackBase = resolveApiBase({ baseUrl: 'http://127.0.0.1:8787' });
+	const httpsBase = resolveApiBase({});
+
+	it(`refuses ${INSIDE_RETURNED_URLS.length} inside hosts under an https Base URL and under a loopback one, naming the host and the range`, () => {
+		expect(INSIDE_RETURNED_URLS.length).toBeGreaterThanOrEqual(30);
+		for (const base of [httpsBase, loopbackBase]) {
+			for (const [url, reason] of INSIDE_RETURNED_URLS) {
+				let thrown: Error | undefined;
+				try {
+					approveReturnedUrl(url, 'presigned upload URL', base);
+				} catch (error) {
+					thrown = error as Error;
+				}
+				expect({ base: base.url, url, message: thrown?.message }).toEqual({ base: base.url, url, message: expect.stringMatching(reason) });
+				expect(thrown?.message).toMatch(/^The presigned upload URL the API answered was refused: .*Nothing was sent to it\.$/);
+				expect(thrown?.message).not.toContain('X-Amz-Signature');
+			}
+		}
+	});
+
+	it.each(LOOPBACK_RETURNED_URLS)('refuses the loopback %s under an https Base URL, accepts it under a loopback one', (url) => {
+		expect(() => approveReturnedUrl(url, 'preview URL', httpsBase)).toThrow(
+			/inside your network or on the n8n machine itself \(a loopback host is accepted only while the credential's Base URL is loopback too/,
+		);
+		expect(approveReturnedUrl(url, 'preview URL', loopbackBase)).toBe(new URL(url).href);
+	});
+
+	it.each(PUBLIC_RETURNED_URLS)('accepts the public %s', (url) => {
+		expect(approveReturnedUrl(url, 'presigned part URL', httpsBase)).toBe(new URL(url).href);
+		expect(approveReturnedUrl(url, 'presigned part URL', loopbackBase)).toBe(new URL(url).href);
+	});
+
+	it('accepts the very host of a Base URL that is itself inside (the owner chose it), and no other inside host', () => {
+		const insideBase = resolveApiBase({ baseUrl: 'https://10.1.2.3:8443/dex' });
+		expect(approveReturnedUrl('https://10.1.2.3:9000/storage/key?sig=1', 'presigned upload URL', insideBase)).toBe('https://10.1.2.3:9000/storage/key?sig=1');
+		expect(() => approveReturnedUrl('https://10.1.2.4/storage/key', 'presigned upload URL', insideBase)).toThrow(/private address/);
+		expect(() => approveReturnedUrl('https://169.254.169.254/', 'presigned upload URL', insideBase)).toThrow(/link-local/);
+	});
+
+	it('still refuses plain http to an inside host that is not loopback, with the inside reason first', () => {
+		expect(() => approveReturnedUrl('http://169.254.169.254/latest/meta-data/', 'preview URL', loopbackBase)).toThrow(/link-local address/);
+	});
+});
+
+describe('inside URLs handed back, through the engine (emulator answers rewritten)', () => {
+	const KEY = SEEDED_KEYS.readWrite;
+
+	async function textItem(): Promise<INodeExecutionData> {
+		return await createBinaryItem({ buffer: Buffer.from(invoiceText(), 'utf8'), fileName: INVOICE_FILE_NAME, mimeType: 'text/plain' });
+	}
+
+	async function run(parameters: IDataObject, inputItems?: INodeExecutionData[]): Promise<RunNodeResult> {
+		return await runNode({ type: 'documentExtraction', parameters: { resource: 'file', ...parameters }, credentials: credentialsFor(emulator, KEY), inputItems });
+	}
+
+	function expectNothingSent(result: RunNodeResult): void {
+		expect(requestsTo(emulator, 'storage')).toEqual([]);
+		expect(emulator.requests.filter((entry) => entry.host === 'trap')).toEqual([]);
+		expect(keyLeaks(emulator, KEY)).toEqual([]);
+		expect(JSON.stringify([result.items, result.error?.message])).not.toContain('X-Amz-Signature=');
+	}
+
+	it.each([
+		['https://169.254.169.254{path}?{query}', /"169\.254\.169\.254" is a link-local address/],
+		['https://[::ffff:a9fe:a9fe]{path}?{query}', /IPv4-mapped IPv6 form of a link-local address/],
+		['https://10.0.0.1{path}?{query}', /"10\.0\.0\.1" is a private address/],
+		['https://metadata.google.internal{path}?{query}', /"metadata\.google\.internal" is a name reserved for private networks/],
+	])('Upload: a presigned upload URL %j is refused and the document goes nowhere', async (url, reason) => {
+		emulator.faults.rewriteUrlsNext({ method: 'POST', path: '/files/upload', url });
+
+		const result = await run({ operation: 'upload', options: { pollInterval: 0.5 } }, [await textItem()]);
+
+		expect(result.error?.message).toMatch(/The presigned upload URL the API answered was refused: its host /);
+		expect(result.error?.message).toMatch(reason);
+		expect(result.error?.message).toContain('Nothing was sent to it');
+		expectNothingSent(result);
+	});
+
+	it('Upload in parts: one part URL on a unique-local address, and no part is sent at all', async () => {
+		emulator.faults.rewriteUrlsNext({ method: 'POST', path: '/files/upload/multipart', url: 'https://[fd00::1]{path}?{query}' });
+		const big = await createBinaryItem({ buffer: Buffer.alloc(6 * 1024 * 1024, 65), fileName: 'big.txt', mimeType: 'text/plain' });
+
+		const result = await run({ operation: 'upload', options: { multipart: 'always', partSize: 5 } }, [big]);
+
+		expect(result.error?.message).toMatch(/The presigned part URL the API answered was refused: its host "\[fd00::1\]" is a unique-local address/);
+		expectNothingSent(result);
+	});
+
+	it('Get Preview URL: a preview URL on a .internal name is not output', async () => {
+		const file = await seedFile(emulator);
+		emulator.requests.length = 0;
+		emulator.faults.rewriteUrlsNext({ method: 'POST', path: '/files/preview', url: 'https://storage.corp.internal{path}?{query}' });
+
+		const result = await run({ operation: 'getPreviewUrl', fileId: byId(file.fileId) });
+
+		expect(result.error?.message).toMatch(/The preview URL the API answered was refused: its host "storage\.corp\.internal" is a name reserved for private networks/);
+		expect(result.items).toEqual([]);
+		expectNothingSent(result);
+	});
+
+	it('Download: a preview URL on the cloud metadata address is never fetched into binary data', async () => {
+		const file = await seedFile(emulator);
+		emulator.requests.length = 0;
+		emulator.faults.rewriteUrlsNext({ method: 'POST', path: '/files/preview', url: 'https://169.254.169.254/latest/meta-data/iam/security-credentials/?{query}' });
+
+		const result = await run({ operation: 'download', fileId: byId(file.fileId) });
+
+		expect(result.error?.message).toMatch(/The preview URL the API answered was refused: its host "169\.254\.169\.254" is a link-local address/);
+		expect(result.items).toEqual([]);
+		expectNothingSent(result);
+	});
+
+	it('Download: a loopback preview URL under the loopback Base URL of the emulator still works', async () => {
+		const file = await seedFile(emulator);
+		emulator.requests.length = 0;
+		const { port } = new URL(emulator.storageUrl);
+		emulator.faults.rewriteUrlsNext({ method: 'POST', path: '/files/preview', url: `http://localhost:${port}{path}?{query}` });
+
+		const result = await run({ operation: 'download', fileId: byId(file.fileId) });
+
+		expect(result.error).toBeUndefined();
+		expect(requestsTo(emulator, 'storage', 'GET')).toHaveLength(1);
 	});
 });
 

@@ -42,7 +42,7 @@ describe.each(['fileProcessed', 'fileUpdated'] as const)('%s', (event) => {
 
 	it('the same file twice in one page is emitted once', async () => {
 		const files = addFiles(emulator.state, 30, { createdAtMs: (i) => T0 + i * 1000 });
-		emulator.faults.listQuirkNext({ method: 'GET', path: '/files', quirk: 'repeat-id', count: 5 });
+		emulator.faults.repeatIdNext({ method: 'GET', path: '/files', count: 5 });
 		const trigger = new ActiveTrigger(emulator, { event, startFrom: 'date', startDate: iso(T0) });
 		await trigger.pollUntilIdle();
 		trigger.ledger.expectEachOnce(files.map((file) => file.fileId));
@@ -51,7 +51,7 @@ describe.each(['fileProcessed', 'fileUpdated'] as const)('%s', (event) => {
 	describe('a list that ignores `page`', () => {
 		it('150 files at one timestamp: the poll stops at the repeated page, says so, and loops not', async () => {
 			const tied = addFiles(emulator.state, 150, { createdAtMs: () => TIE });
-			emulator.faults.listQuirkNext({ method: 'GET', path: '/files', quirk: 'ignore-page', count: 1_000 });
+			emulator.faults.ignorePageNext({ method: 'GET', path: '/files', count: 1_000 });
 			const trigger = new ActiveTrigger(emulator, { event, startFrom: 'date', startDate: iso(T0) });
 
 			const first = await trigger.poll();
@@ -77,7 +77,7 @@ describe.each(['fileProcessed', 'fileUpdated'] as const)('%s', (event) => {
 
 it('Fetch Test Event against a list that ignores `page` stops at the repeated page', async () => {
 	addFiles(emulator.state, 300, { createdAtMs: (i) => T0 + i, status: () => 'processing' });
-	emulator.faults.listQuirkNext({ method: 'GET', path: '/files', quirk: 'ignore-page', count: 1_000 });
+	emulator.faults.ignorePageNext({ method: 'GET', path: '/files', count: 1_000 });
 	const trigger = new ActiveTrigger(emulator, { event: 'fileProcessed' });
 	const result = await trigger.poll({ mode: 'manual' });
 	expect(result.error?.message).toMatch(/No processed document/);

@@ -1,6 +1,6 @@
 /**
  * A list parameter: an array (e.g. from an expression) or text split at `separator`. Entries are
- * trimmed and empty ones dropped.
+ * trimmed and empty ones dropped (so a separator is one character: runs of them give empty entries).
  */
 export function splitList(value: unknown, separator: RegExp): string[] {
 	const entries = Array.isArray(value)
@@ -14,7 +14,7 @@ export function splitList(value: unknown, separator: RegExp): string[] {
 }
 
 /** Comma or new line: for names that may contain spaces (field titles). */
-export const COMMA_OR_NEW_LINE = /[,\n\r]+/;
+export const COMMA_OR_NEW_LINE = /[,\n\r]/;
 
 /** New line only: for free text that may contain commas (messages). */
-export const NEW_LINE = /[\n\r]+/;
+export const NEW_LINE = /[\n\r]/;

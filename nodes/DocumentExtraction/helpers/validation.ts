@@ -64,7 +64,7 @@ const ID_FORMS = {
 export type IdForm = keyof typeof ID_FORMS;
 
 /** Between the ids of a list given as text. */
-const ID_SEPARATORS = /[\s,]+/;
+const ID_SEPARATORS = /[\s,]/;
 
 function requireId(
 	context: IExecuteFunctions,

@@ -1,25 +1,19 @@
-import type {
-	IDataObject,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-	JsonObject,
-} from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { API_PATH_PREFIX } from '../../../credentials/hosts';
-import { CREDENTIAL_TYPE, connectionFor } from './connection';
+import type { Deadline } from './budget';
+import { cancelledError, isCancelled } from './cancel';
+import { connectionFor } from './connection';
 import type { ApiContext } from './context';
-import { buildApiError, buildNetworkError, buildRedirectError, redact } from './errors';
+import { cancelSignalOf } from './context';
+import { buildApiError, buildNetworkError, buildRedirectError, tooLargeError } from './errors';
+import { send } from './http';
 import type { AttemptResult } from './retry';
-import {
-	isCancelled,
-	isTransientNetworkError,
-	isTransientStatus,
-	networkErrorCode,
-	retryAfterMs,
-	withRetries,
-} from './retry';
-import { budgetFor, limitsOf, gateFor, secretsOf, waitDeadlineOf } from './scope';
+import { isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs, withRetries } from './retry';
+import { redact } from './secrets';
+import { budgetFor, limitsOf, secretsOf, waitDeadlineOf } from './scope';
+import { TransferWatch } from './watch';
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -42,12 +36,10 @@ export interface ApiRequest {
 	/** The item the call is for: named in errors, and whose options and wait budget apply. */
 	itemIndex?: number;
 	/**
-	 * No attempt starts and no retry wait ends after this moment (epoch ms), and an attempt's
-	 * timeout never reaches past it: e.g. the Wait Timeout of Wait for Completion, a poll's budget.
+	 * No attempt starts and no retry wait ends after this moment, and an attempt's time never
+	 * reaches past it: e.g. the Wait Timeout of Wait for Completion.
 	 */
-	deadline?: number;
-	/** Says what the deadline is, for the error when it ends the call. */
-	deadlineNote?: string;
+	deadline?: Deadline;
 }
 
 export interface ApiResponse {
@@ -57,26 +49,20 @@ export interface ApiResponse {
 	body: IDataObject;
 }
 
-interface RawResponse {
-	body: unknown;
-	headers: IDataObject;
-	statusCode: number;
-	statusMessage?: string;
-}
-
-function parseBody(raw: RawResponse): unknown {
-	const { body } = raw;
-	if (typeof body !== 'string') return body;
-	const contentType = String(raw.headers['content-type'] ?? '');
-	if (body.trim() === '') return {};
-	if (/json/i.test(contentType) || /^\s*[[{]/.test(body)) {
+/** The answer's JSON; the text itself when it is not JSON; {} when it is empty. */
+function parseBody(bytes: Buffer, headers: IDataObject): unknown {
+	if (bytes.length === 0) return {};
+	const text = bytes.toString('utf8');
+	const contentType = String(headers['content-type'] ?? '').toLowerCase();
+	const start = text.trimStart()[0];
+	if (contentType.includes('json') || start === '{' || start === '[') {
 		try {
-			return JSON.parse(body) as unknown;
+			return JSON.parse(text) as unknown;
 		} catch {
-			return body;
+			return text;
 		}
 	}
-	return body;
+	return text.trim() === '' ? {} : text;
 }
 
 /**
@@ -106,10 +92,10 @@ export async function apiRequestWithResponse(
 	this: ApiContext,
 	request: ApiRequest,
 ): Promise<ApiResponse> {
-	const { base, secrets, credentials } = await connectionFor(this, request.itemIndex);
+	const { base, secrets, credentials, gate } = await connectionFor(this, request.itemIndex);
 	const path = `${API_PATH_PREFIX}${request.path}`;
 	const url = `${base.url}${path}`;
-	const { requestTimeoutMs } = limitsOf(this, request.itemIndex);
+	const limits = limitsOf(this, request.itemIndex);
 
 	const headers: IDataObject = { Accept: 'application/json, application/problem+json' };
 	if (request.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -117,57 +103,66 @@ export async function apiRequestWithResponse(
 	const repeatable = isRetrySafe(request);
 
 	const attempt = async (attemptNumber: number, timeoutMs: number): Promise<AttemptResult<ApiResponse>> => {
-		const options: IHttpRequestOptions = {
-			method: request.method,
-			url,
-			headers: { ...headers },
-			qs: request.qs,
-			body: request.body,
-			json: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			disableFollowRedirect: true,
-			timeout: timeoutMs,
-		};
-
-		let raw: RawResponse;
+		const watch = new TransferWatch({ deadlineMs: timeoutMs, cancelSignal: cancelSignalOf(this) });
+		let result;
 		try {
-			raw = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				CREDENTIAL_TYPE,
-				options,
-				{ credentialsDecrypted: credentials },
-			)) as RawResponse;
-		} catch (error) {
-			const code = networkErrorCode(error);
+			result = await send(this, {
+				method: request.method,
+				url,
+				qs: request.qs,
+				headers,
+				body: request.body,
+				credentials,
+				watch,
+				answer: { mode: 'buffer', maxBytes: limits.maxAnswerBytes },
+			});
+		} finally {
+			watch.stop();
+		}
+		if (!result.ok && (result.failure === 'network' || result.failure === 'aborted')) {
+			if (isCancelled(this) || (result.failure === 'aborted' && result.reason === 'cancelled')) {
+				return { ok: false, failure: { kind: 'failed', repeatable: false, giveUp: () => cancelledError(this) } };
+			}
+			const timedOut = result.failure === 'aborted';
+			const error = result.failure === 'network' ? result.error : undefined;
 			// A fresh error: the one n8n's helper threw holds the request (and its key) as its cause.
 			const giveUp = (note?: string) =>
 				buildNetworkError(this.getNode(), {
 					method: request.method,
 					url,
-					code,
-					cause: `${redact((error as Error).message ?? 'unknown error', secretsOf(this).concat(secrets))}${note ? `\n${note}` : ''}`,
+					code: timedOut ? 'TIMEOUT' : networkErrorCode(error),
+					cause: `${timedOut ? `no complete answer within ${Math.round(timeoutMs / 1000)} s` : redact((error as Error)?.message ?? 'unknown error', secretsOf(this).concat(secrets))}${note ? `\n${note}` : ''}`,
 					attempts: attemptNumber,
 					itemIndex: request.itemIndex,
 					secrets,
 					timeoutMs,
+					note,
 				});
-			if (isCancelled(this)) return { ok: false, failure: { kind: 'failed', repeatable: false, giveUp } };
 			return {
 				ok: false,
-				failure: { kind: 'failed', repeatable: repeatable && isTransientNetworkError(error), giveUp },
+				failure: { kind: 'failed', repeatable: repeatable && (timedOut || isTransientNetworkError(error)), giveUp },
 			};
 		}
+		if (!result.ok) {
+			const tooLarge = result;
+			const giveUp = () =>
+				tooLargeError(this.getNode(), {
+					what: `The API's answer to ${request.method} ${path}`,
+					limitBytes: tooLarge.limitBytes,
+					itemIndex: request.itemIndex,
+				});
+			return { ok: false, failure: { kind: 'failed', repeatable: false, giveUp } };
+		}
 
-		const headersOut = (raw.headers ?? {}) as IDataObject;
-		const body = parseBody({ ...raw, headers: headersOut });
-		const status = raw.statusCode;
+		const { answer } = result;
+		const status = answer.statusCode;
+		const body = parseBody(answer.bytes, answer.headers);
 		if (status >= 200 && status < 300) {
 			return {
 				ok: true,
 				value: {
 					statusCode: status,
-					headers: headersOut,
+					headers: answer.headers,
 					body: (body && typeof body === 'object' ? body : {}) as IDataObject,
 				},
 			};
@@ -175,7 +170,7 @@ export async function apiRequestWithResponse(
 		if (status >= 300 && status < 400) {
 			const redirect = buildRedirectError(this.getNode(), {
 				statusCode: status,
-				location: headersOut.location,
+				location: answer.headers.location,
 				what: `The API (${request.method} ${path})`,
 				itemIndex: request.itemIndex,
 				secrets,
@@ -186,9 +181,9 @@ export async function apiRequestWithResponse(
 		const giveUp = (note?: string) =>
 			buildApiError(this.getNode(), {
 				statusCode: status,
-				statusMessage: raw.statusMessage,
+				statusMessage: answer.statusMessage,
 				body,
-				headers: headersOut,
+				headers: answer.headers,
 				method: request.method,
 				path,
 				itemIndex: request.itemIndex,
@@ -200,7 +195,7 @@ export async function apiRequestWithResponse(
 				ok: false,
 				failure: {
 					kind: 'rate-limited',
-					retryAfterMs: retryAfterMs(body as IDataObject, headersOut),
+					retryAfterMs: retryAfterMs(body as IDataObject, answer.headers),
 					giveUp,
 				},
 			};
@@ -215,21 +210,21 @@ export async function apiRequestWithResponse(
 		{
 			context: this,
 			budget: budgetFor(this, request.itemIndex),
-			gate: gateFor(this),
+			gate,
 			gateRefusal: (waitMs) =>
 				buildApiError(this.getNode(), {
 					statusCode: 429,
 					body: {
-						detail: `Another request of this run was answered HTTP 429, and the pause it asked for (${Math.ceil(waitMs / 1000)} s more) is longer than this item may still wait`,
+						detail: `Another request with this API key was answered HTTP 429, and the pause it asked for (${Math.ceil(waitMs / 1000)} s more) is longer than this item may still wait`,
 					},
 					method: request.method,
 					path,
 					itemIndex: request.itemIndex,
 					secrets,
 				}),
-			requestTimeoutMs,
+			requestTimeoutMs: limits.requestTimeoutMs,
+			chargeRepeatedAttempts: true,
 			deadline: request.deadline,
-			deadlineNote: request.deadlineNote,
 			waitDeadline: waitDeadlineOf(this),
 		},
 		attempt,
@@ -240,58 +235,6 @@ export async function apiRequestWithResponse(
 export async function apiRequest(this: ApiContext, request: ApiRequest): Promise<IDataObject> {
 	const response = await apiRequestWithResponse.call(this, request);
 	return response.body;
-}
-
-export interface PageOf {
-	items: IDataObject[];
-	/** Total number of items across pages, when the API says. */
-	total?: number;
-}
-
-export interface PaginationOptions {
-	/** Reads the items (and total) of one page from a response body. */
-	extract: (body: IDataObject) => PageOf;
-	/** Stop after this many items; undefined returns all. */
-	limit?: number;
-	/** Items per request; the API's default and maximum page size is 100. */
-	pageSize?: number;
-	/** Safety stop for an API that keeps answering full pages. */
-	maxPages?: number;
-}
-
-/** Reads `body[key]` as the page items and `body.count` as the total (the API's list shape). */
-export function listAt(key: string): (body: IDataObject) => PageOf {
-	return (body) => ({
-		items: Array.isArray(body[key]) ? (body[key] as IDataObject[]) : [],
-		total: typeof body.count === 'number' ? body.count : undefined,
-	});
-}
-
-/**
- * Page/limit pagination for Return All and Limit: requests page 1, 2, … with `limit` = page size
- * until a page comes back short or empty, the total is reached, or `limit` items are collected.
- */
-export async function apiRequestAllItems(
-	this: ApiContext,
-	request: ApiRequest,
-	options: PaginationOptions,
-): Promise<IDataObject[]> {
-	const pageSize = Math.max(1, Math.min(options.pageSize ?? 100, 100));
-	const maxPages = options.maxPages ?? 100000;
-	const results: IDataObject[] = [];
-	for (let page = 1; page <= maxPages; page++) {
-		const wanted = options.limit === undefined ? pageSize : options.limit - results.length;
-		if (wanted <= 0) break;
-		const body = await apiRequest.call(this, {
-			...request,
-			qs: { ...(request.qs ?? {}), page, limit: pageSize },
-		});
-		const { items, total } = options.extract(body);
-		results.push(...items.slice(0, wanted));
-		if (items.length < pageSize) break;
-		if (total !== undefined && page * pageSize >= total) break;
-	}
-	return results;
 }
 
 /** Raised by code that found the API's answer unusable (a shape the specification rules out). */

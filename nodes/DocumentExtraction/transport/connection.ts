@@ -3,10 +3,13 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { BaseUrlError, resolveApiBase } from '../../../credentials/hosts';
 import type { ApiContext } from './context';
+import { CREDENTIAL_TYPE } from './http';
+import { RateLimitGate, gateKeyFor } from './rateGate';
+import type { RunScope } from './scope';
 import { addSecrets, runScopeOf } from './scope';
 import type { ApprovedBaseUrl } from './urlPolicy';
 
-export const CREDENTIAL_TYPE = 'documentExtractionApi';
+export { CREDENTIAL_TYPE };
 
 /** Where and how one request is sent: all of it comes from one read of the credential. */
 export interface Connection {
@@ -15,7 +18,12 @@ export interface Connection {
 	secrets: string[];
 	/** The credential as read, handed to n8n's httpRequestWithAuthentication so it is not read again. */
 	credentials: ICredentialsDecrypted;
+	/** The key's rate-limit gate, shared by every execution and poll of this n8n process. */
+	gate: RateLimitGate;
 }
+
+/** Each run scope's connections, one per item, read once (n8n decrypts the credential on every read). */
+const connectionsOf = new WeakMap<RunScope, Map<number | undefined, Promise<Connection>>>();
 
 async function readConnection(context: ApiContext, itemIndex?: number): Promise<Connection> {
 	const data: ICredentialDataDecryptedObject = await context.getCredentials(
@@ -32,11 +40,13 @@ async function readConnection(context: ApiContext, itemIndex?: number): Promise<
 		throw new NodeOperationError(context.getNode(), error as Error, { itemIndex });
 	}
 	const selected = context.getNode().credentials?.[CREDENTIAL_TYPE];
-	const secrets = typeof data.apiKey === 'string' && data.apiKey !== '' ? [data.apiKey] : [];
+	const apiKey = typeof data.apiKey === 'string' ? data.apiKey : '';
+	const secrets = apiKey !== '' ? [apiKey] : [];
 	addSecrets(context, secrets, true);
 	return {
 		base,
 		secrets,
+		gate: new RateLimitGate(gateKeyFor(base.url, apiKey)),
 		credentials: {
 			id: selected?.id ?? '',
 			name: selected?.name ?? '',
@@ -53,13 +63,19 @@ async function readConnection(context: ApiContext, itemIndex?: number): Promise<
 export async function connectionFor(context: ApiContext, itemIndex?: number): Promise<Connection> {
 	const scope = runScopeOf(context);
 	if (!scope) return await readConnection(context, itemIndex);
-	let connection = scope.connections.get(itemIndex);
+	let connections = connectionsOf.get(scope);
+	if (!connections) {
+		connections = new Map();
+		connectionsOf.set(scope, connections);
+	}
+	const cache = connections;
+	let connection = cache.get(itemIndex);
 	if (!connection) {
 		connection = readConnection(context, itemIndex);
-		scope.connections.set(itemIndex, connection);
+		cache.set(itemIndex, connection);
 		// A failed read is not kept: the next request of the item tries again.
 		connection.catch(() => {
-			if (scope.connections.get(itemIndex) === connection) scope.connections.delete(itemIndex);
+			if (cache.get(itemIndex) === connection) cache.delete(itemIndex);
 		});
 	}
 	return await connection;

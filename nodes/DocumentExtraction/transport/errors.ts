@@ -1,5 +1,8 @@
-import type { IDataObject, INode, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { ANSWER_LIMITS } from './limits';
+import { redact, redactQuery } from './secrets';
 
 /** The API's problem+json body (see api-spec "Errors"), including the deprecated legacy keys. */
 export interface Problem {
@@ -38,102 +41,6 @@ export interface ApiErrorInput {
 	secrets?: string[];
 }
 
-const REDACTED = '[redacted]';
-
-/** The forms in which a secret can appear in a text: as is, URL-encoded, JSON-escaped. */
-function secretForms(secret: string): string[] {
-	const forms = new Set([secret]);
-	try {
-		forms.add(encodeURIComponent(secret));
-	} catch {
-		// a lone surrogate cannot be URL-encoded, so it cannot appear encoded either
-	}
-	forms.add(JSON.stringify(secret).slice(1, -1));
-	return [...forms].filter((form) => form !== '').sort((left, right) => right.length - left.length);
-}
-
-/** Replaces every occurrence of every secret (whatever its length) in `text`. */
-export function redact(text: string, secrets: Iterable<string> = []): string {
-	let result = text;
-	for (const secret of secrets) {
-		if (!secret) continue;
-		for (const form of secretForms(secret)) {
-			if (result.includes(form)) result = result.split(form).join(REDACTED);
-		}
-	}
-	return result;
-}
-
-/** redact() through every string (and object key) of a JSON-like value. */
-function redactDeep<T>(value: T, secrets: string[], depth = 0): T {
-	if (secrets.length === 0 || depth > 20) return value;
-	if (typeof value === 'string') return redact(value, secrets) as T;
-	if (Array.isArray(value)) return value.map((entry) => redactDeep(entry, secrets, depth + 1)) as T;
-	if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-		const out: Record<string, unknown> = {};
-		for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
-			out[redact(key, secrets)] = redactDeep(entry, secrets, depth + 1);
-		}
-		return out as T;
-	}
-	return value;
-}
-
-/** Whether any string in a JSON-like value holds any of the secrets (a cheap check first). */
-function containsSecret(value: unknown, secrets: string[]): boolean {
-	if (secrets.length === 0) return false;
-	const text = typeof value === 'string' ? value : JSON.stringify(value) ?? '';
-	return secrets.some((secret) => secretForms(secret).some((form) => text.includes(form)));
-}
-
-/** Output items with every secret removed from their JSON (binary data is not looked at). */
-export function withoutSecrets(items: INodeExecutionData[], secrets: string[]): INodeExecutionData[] {
-	if (secrets.length === 0) return items;
-	return items.map((item) => (containsSecret(item.json, secrets) ? { ...item, json: redactDeep(item.json, secrets) } : item));
-}
-
-/**
- * Removes the secrets from every part of an error that n8n shows, logs or stores with the
- * execution: message, description, the messages list, context, the error response, the cause
- * and the stack.
- */
-export function scrubError<E extends Error>(error: E, secrets: string[]): E {
-	if (secrets.length === 0) return error;
-	const target = error as E & {
-		description?: string | null;
-		messages?: string[];
-		context?: IDataObject;
-		errorResponse?: unknown;
-	};
-	target.message = redact(target.message ?? '', secrets);
-	if (typeof target.description === 'string') target.description = redact(target.description, secrets);
-	if (Array.isArray(target.messages)) target.messages = target.messages.map((m) => redact(String(m), secrets));
-	if (target.context && typeof target.context === 'object') {
-		for (const [key, value] of Object.entries(target.context)) {
-			target.context[key] = redactDeep(value, secrets) as IDataObject[string];
-		}
-	}
-	if (target.errorResponse !== undefined) {
-		target.errorResponse = containsSecret(target.errorResponse, secrets)
-			? redactDeep(target.errorResponse, secrets)
-			: target.errorResponse;
-	}
-	const cause = (target as { cause?: unknown }).cause;
-	if (cause instanceof Error) {
-		if (containsSecret(`${cause.message}\n${cause.stack ?? ''}`, secrets)) {
-			Object.defineProperty(target, 'cause', {
-				value: { name: cause.name, message: redact(cause.message, secrets) },
-				configurable: true,
-				writable: true,
-			});
-		}
-	} else if (cause !== undefined && containsSecret(cause, secrets)) {
-		Object.defineProperty(target, 'cause', { value: redactDeep(cause, secrets), configurable: true, writable: true });
-	}
-	if (typeof target.stack === 'string') target.stack = redact(target.stack, secrets);
-	return error;
-}
-
 const STATUS_HINTS: Record<number, string> = {
 	400: 'The request was malformed: check the parameters named above.',
 	401: 'Check the API key in the Document Extraction credential: it is missing, mistyped or revoked.',
@@ -170,15 +77,71 @@ function asProblem(body: unknown): Problem {
 	return {};
 }
 
-/** A short human text of a non-JSON error body (an HTML page from a proxy, a storage XML error). */
+/** Removes trailing full stops and white space, in one pass from the end (no regular expression). */
+export function trimTrailingStops(text: string): string {
+	let end = text.length;
+	while (end > 0) {
+		const char = text.charCodeAt(end - 1);
+		// '.', space, tab, line feed, carriage return, form feed, vertical tab
+		if (char === 0x2e || char === 0x20 || (char >= 0x09 && char <= 0x0d)) end -= 1;
+		else break;
+	}
+	return text.slice(0, end);
+}
+
+/** Markup removed and white space folded, in one linear pass over the text. */
+function withoutMarkup(text: string): string {
+	let out = '';
+	let inTag = false;
+	let pendingSpace = false;
+	for (let index = 0; index < text.length; index++) {
+		const char = text[index];
+		if (inTag) {
+			if (char === '>') {
+				inTag = false;
+				pendingSpace = true;
+			}
+			continue;
+		}
+		if (char === '<') {
+			inTag = true;
+			pendingSpace = true;
+			continue;
+		}
+		const code = char.charCodeAt(0);
+		if (code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0xa0) {
+			pendingSpace = true;
+			continue;
+		}
+		if (pendingSpace && out !== '') out += ' ';
+		pendingSpace = false;
+		out += char;
+	}
+	return out;
+}
+
+/** The text between <name> and </name>, the first time it occurs (found with indexOf, not a pattern). */
+function xmlElement(text: string, name: string, maxLength: number): string | undefined {
+	const lower = text.toLowerCase();
+	const open = lower.indexOf(`<${name.toLowerCase()}>`);
+	if (open === -1) return undefined;
+	const start = open + name.length + 2;
+	const close = lower.indexOf(`</${name.toLowerCase()}>`, start);
+	if (close === -1 || close === start || close - start > maxLength) return undefined;
+	const value = text.slice(start, close);
+	return value.includes('<') ? undefined : value;
+}
+
+/**
+ * A short human text of a non-JSON error body (an HTML page from a proxy, a storage XML error).
+ * Only the first ANSWER_LIMITS.summarisedTextBytes characters are looked at, each once.
+ */
 export function summarizeText(text: string): string | undefined {
-	const xmlMessage = /<Message>([^<]{1,300})<\/Message>/i.exec(text)?.[1];
-	const xmlCode = /<Code>([^<]{1,100})<\/Code>/i.exec(text)?.[1];
+	const head = text.length > ANSWER_LIMITS.summarisedTextBytes ? text.slice(0, ANSWER_LIMITS.summarisedTextBytes) : text;
+	const xmlMessage = xmlElement(head, 'Message', 300);
+	const xmlCode = xmlElement(head, 'Code', 100);
 	if (xmlCode || xmlMessage) return [xmlCode, xmlMessage].filter(Boolean).join(': ');
-	const plain = text
-		.replace(/<[^>]*>/g, ' ')
-		.replace(/\s+/g, ' ')
-		.trim();
+	const plain = withoutMarkup(head);
 	if (!plain) return undefined;
 	return plain.length > 200 ? `${plain.slice(0, 200)}…` : plain;
 }
@@ -215,12 +178,12 @@ export function buildApiError(node: INode, input: ApiErrorInput): NodeApiError {
 	const hint = hintFor(status, `${title ?? ''} ${detail ?? ''}`);
 
 	const statusPart = `HTTP ${status}${code ? ` ${code}` : ''}`;
-	const parts = [`${(headline ?? 'The API refused the request').replace(/[.\s]+$/, '')} (${statusPart})`];
+	const parts = [`${trimTrailingStops(headline ?? 'The API refused the request')} (${statusPart})`];
 	if (violations.length) parts.push(`Invalid: ${violations.join('; ')}`);
 	if (input.note) parts.push(input.note);
 	if (hint) parts.push(hint);
 	if (requestId) parts.push(`Request ID: ${requestId}`);
-	const message = redact(parts.map((p) => p.replace(/[.\s]+$/, '')).join('. ') + '.', secrets);
+	const message = redact(parts.map((p) => trimTrailingStops(p)).join('. ') + '.', secrets);
 
 	const descriptionLines = [
 		`${input.method} ${input.path} answered HTTP ${status}${code ? ` (${code})` : ''}.`,
@@ -294,6 +257,10 @@ export interface NetworkErrorInput {
 	label?: string;
 	/** Advice in place of the default (which is about the API host). */
 	advice?: string;
+	/** What happened, in words, in place of the network code's explanation (e.g. a speed limit). */
+	reason?: string;
+	/** Why no further attempt was made (the retry policy's note), for the message. */
+	note?: string;
 }
 
 function hostOf(url: string): string {
@@ -312,10 +279,11 @@ export function buildNetworkError(node: INode, input: NetworkErrorInput): NodeAp
 	const what = input.label ? ` while sending or reading ${input.label}` : '';
 	const advice =
 		input.advice ?? 'Check the host in the credential (Instance, Instance Host or Base URL) and the network between n8n and the API.';
-	const message = redact(
-		`Could not reach ${hostOf(input.url)}${what}: ${explainNetworkCode(input.code, input.timeoutMs)}${tries}. ${advice}`,
-		secrets,
-	);
+	const reason = input.reason ?? explainNetworkCode(input.code, input.timeoutMs);
+	// The number of attempts is said once, in the parentheses above.
+	const noteParts = (input.note ?? '').split('. ').filter((part) => part !== '' && !part.startsWith('Gave up after'));
+	const note = noteParts.length ? ` ${trimTrailingStops(noteParts.join('. '))}.` : '';
+	const message = redact(`Could not reach ${hostOf(input.url)}${what}: ${reason}${tries}.${note} ${advice}`, secrets);
 	const description = redact(`${input.method} ${redactQuery(input.url)}\n${input.cause}`, secrets);
 	const error = new NodeApiError(
 		node,
@@ -325,12 +293,6 @@ export function buildNetworkError(node: INode, input: NetworkErrorInput): NodeAp
 	error.message = message;
 	error.description = description;
 	return error;
-}
-
-/** The URL without its query string: the signature of a presigned URL is a bearer secret. */
-export function redactQuery(url: string): string {
-	const queryStart = url.indexOf('?');
-	return queryStart === -1 ? url : `${url.slice(0, queryStart)}?…`;
 }
 
 /** A 3xx answer: requests never follow redirects; the error names the status and the target host. */
@@ -360,4 +322,31 @@ export function buildRedirectError(
 /** The error for a URL refused by the URL policy (before anything was sent to it). */
 export function refusedUrlError(node: INode, message: string, itemIndex?: number): NodeOperationError {
 	return new NodeOperationError(node, message, { itemIndex });
+}
+
+/** A size for a person: bytes, KB or MB (1024-based, as the options count). */
+export function sizeText(bytes: number): string {
+	if (bytes < 1024) return `${bytes} bytes`;
+	if (bytes < 1024 * 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
+	const mb = bytes / (1024 * 1024);
+	return mb >= 10 ? `${Math.round(mb)} MB` : `${Math.round(mb * 100) / 100} MB`;
+}
+
+/** An answer past its byte cap: reading stopped there and the connection was closed. */
+export function tooLargeError(
+	node: INode,
+	input: { what: string; limitBytes: number; itemIndex?: number; advice?: string; limitName?: string },
+): NodeApiError {
+	const advice =
+		input.advice ??
+		'If the answer is legitimate (for example the values of a document with very large tables), raise "Max Answer Size (MB)" in the node options.';
+	const message = `${input.what} is larger than ${sizeText(input.limitBytes)}, ${input.limitName ?? 'the Max Answer Size'}: reading stopped there and nothing of it was used. ${advice}`;
+	const error = new NodeApiError(node, { reason: 'answer too large', limitBytes: input.limitBytes } as JsonObject, {
+		message,
+		description: message,
+		itemIndex: input.itemIndex,
+	});
+	error.message = message;
+	error.description = message;
+	return error;
 }

@@ -1,19 +1,19 @@
+import type { Deadline } from './budget';
+import { WaitBudget } from './budget';
 import type { ApiContext } from './context';
-import type { Connection } from './connection';
-import type { Limits } from './retry';
-import { RateLimitGate, WaitBudget, limitsFor } from './retry';
+import type { Limits } from './limits';
+import { limitsFor } from './limits';
 
 /**
- * What the requests of one node run (all its items and batches) or one poll share: the
- * credential read once per item, each item's wait budget, the API's rate-limit gate, and the
- * secrets seen (the API key, presigned URL signatures) that no error or item may show.
+ * What the requests of one node run (all its items and batches) or one poll share: each item's
+ * options and wait budget, and the secrets seen (the API key, presigned URL signatures) that no
+ * error or item may show. (The credential read once per item is kept by connection.ts; the
+ * rate-limit gate is the key's, for the whole process: rateGate.ts.)
  */
 export interface RunScope {
-	connections: Map<number | undefined, Promise<Connection>>;
 	budgets: Map<number | undefined, WaitBudget>;
 	/** Each item's Max Retry Wait and Request Timeout, read once (n8n resolves a parameter on every read). */
 	limits: Map<number | undefined, Limits>;
-	gate: RateLimitGate;
 	/** Every value no message may show: API keys and presigned URL signatures. */
 	secrets: Set<string>;
 	/** The API keys alone: no output item may show them either. */
@@ -45,10 +45,8 @@ export async function withRunScope<T>(
 		entry = {
 			openRuns: 0,
 			scope: {
-				connections: new Map(),
 				budgets: new Map(),
 				limits: new Map(),
-				gate: new RateLimitGate(),
 				secrets: new Set(),
 				keys: new Set(),
 				waitDeadline: options.waitDeadline,
@@ -95,14 +93,9 @@ export function budgetFor(context: ApiContext, itemIndex: number | undefined): W
 }
 
 /** The moment after which no retry wait of this run may end (a poll's budget), if any. */
-export function waitDeadlineOf(context: ApiContext): { at: number; note: string } | undefined {
+export function waitDeadlineOf(context: ApiContext): Deadline | undefined {
 	const at = runScopeOf(context)?.waitDeadline;
 	return at === undefined ? undefined : { at, note: 'Waiting that long would go past the time n8n gives this poll' };
-}
-
-/** The run's rate-limit gate; a fresh one outside a scope. */
-export function gateFor(context: ApiContext): RateLimitGate {
-	return runScopeOf(context)?.gate ?? new RateLimitGate();
 }
 
 /**

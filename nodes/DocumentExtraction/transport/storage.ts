@@ -1,23 +1,20 @@
-import type { IDataObject, IHttpRequestOptions, JsonObject, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { cancelledError } from './cancel';
 import { connectionFor } from './connection';
 import type { ApiContext } from './context';
 import { cancelSignalOf } from './context';
-import { buildNetworkError, buildRedirectError, redact, redactQuery, refusedUrlError, summarizeText } from './errors';
+import { buildNetworkError, buildRedirectError, refusedUrlError, summarizeText, tooLargeError } from './errors';
+import type { Answer, SendResult } from './http';
+import { send } from './http';
 import type { AttemptFailure, AttemptResult } from './retry';
-import {
-	cancelledError,
-	isTransientNetworkError,
-	isTransientStatus,
-	networkErrorCode,
-	retryAfterMs,
-	withRetries,
-} from './retry';
+import { isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs, withRetries } from './retry';
 import { addSecrets, budgetFor, limitsOf, secretsOf, waitDeadlineOf } from './scope';
+import { redact, redactQuery } from './secrets';
 import type { ReturnedUrlRole } from './urlPolicy';
 import { UrlPolicyError, approveReturnedUrl } from './urlPolicy';
-import { TransferWatchdog } from './watchdog';
+import { TransferWatch } from './watch';
 
 /*
  * Presigned storage URLs carry their own authorization. Nothing here sends the credential: the
@@ -64,16 +61,6 @@ export interface StoragePutResult {
 	headers: IDataObject;
 }
 
-interface RawResponse {
-	body: unknown;
-	headers: IDataObject;
-	statusCode: number;
-	statusMessage?: string;
-}
-
-/** The URL without its query string: the signature is a bearer secret while it is valid. */
-export const redactSignedUrl = redactQuery;
-
 /** Query parameters of presigned URLs whose values are secrets (signatures, tokens, credentials). */
 const SECRET_PARAMETER = /sig|token|credential|policy|key|access/i;
 
@@ -107,29 +94,6 @@ export async function approveStorageUrl(
 	}
 	addSecrets(context, signedUrlSecrets(approved));
 	return approved;
-}
-
-async function readSmallText(body: unknown, maxBytes = 4096): Promise<string> {
-	if (typeof body === 'string') return body.slice(0, maxBytes);
-	if (Buffer.isBuffer(body)) return body.subarray(0, maxBytes).toString('utf8');
-	if (body && typeof body === 'object' && Symbol.asyncIterator in body) {
-		const chunks: Buffer[] = [];
-		let size = 0;
-		try {
-			for await (const chunk of body as AsyncIterable<Buffer | string>) {
-				const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
-				if (size < maxBytes) chunks.push(buffer);
-				size += buffer.length;
-				if (size >= maxBytes * 16) break;
-			}
-		} catch {
-			// an error body that breaks off is still reported by its status
-		}
-		(body as { destroy?: () => void }).destroy?.();
-		return Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8');
-	}
-	if (body && typeof body === 'object') return JSON.stringify(body).slice(0, maxBytes);
-	return '';
 }
 
 function storageError(
@@ -183,20 +147,18 @@ const STORAGE_REDIRECT_ADVICE =
 /**
  * What one storage attempt's answer means for the policy: success, a redirect (never followed),
  * a pause asked for (429, or 503 with Retry-After), a failure worth repeating (5xx), or a final
- * refusal (403 expired, other 4xx).
+ * refusal (403 expired, other 4xx). Error answers were read up to ANSWER_LIMITS.errorBodyBytes.
  */
-async function judgeStorageAnswer<T>(
+function judgeStorageAnswer<T>(
 	context: ApiContext,
 	url: string,
 	options: StorageRequestOptions,
-	raw: RawResponse,
-	success: (headers: IDataObject) => T,
-): Promise<AttemptResult<T>> {
-	const headers = (raw.headers ?? {}) as IDataObject;
-	const status = raw.statusCode;
-	if (status >= 200 && status < 300) return { ok: true, value: success(headers) };
+	answer: Answer,
+	success: (answer: Answer) => T,
+): AttemptResult<T> {
+	const { headers, statusCode: status } = answer;
+	if (status >= 200 && status < 300) return { ok: true, value: success(answer) };
 	if (status >= 300 && status < 400) {
-		await readSmallText(raw.body, 0);
 		const redirect = buildRedirectError(context.getNode(), {
 			statusCode: status,
 			location: headers.location,
@@ -207,7 +169,7 @@ async function judgeStorageAnswer<T>(
 		});
 		return { ok: false, failure: { kind: 'failed', repeatable: false, giveUp: () => redirect } };
 	}
-	const text = await readSmallText(raw.body);
+	const text = answer.bytes.toString('utf8');
 	const giveUp = (note?: string) => storageError(context, options, url, status, text, note);
 	const asked = retryAfterMs(undefined, headers);
 	if (status === 429 || (status === 503 && asked !== undefined)) {
@@ -216,42 +178,87 @@ async function judgeStorageAnswer<T>(
 	return { ok: false, failure: { kind: 'failed', repeatable: isTransientStatus(status), giveUp } };
 }
 
-/** A storage request that got no answer: aborted by the watchdog, cancelled, or a network error. */
-function networkFailure(
+function kibPerSecond(bytesPerSecond: number): string {
+	const kib = bytesPerSecond / 1024;
+	return `${kib >= 10 ? Math.round(kib) : Math.round(kib * 100) / 100} KB/s`;
+}
+
+/** Why a storage attempt ended without an answer, for a person. */
+function abortCause(watch: TransferWatch, timeoutMs: number, minBytesPerSecond: number, windowMs: number): { code: string; cause: string } {
+	if (watch.reason === 'too-slow') {
+		return {
+			code: 'TOO_SLOW',
+			cause: `the transfer moved at ${kibPerSecond(watch.speedSeen)} over ${Math.round(windowMs / 1000)} s, below the Min Transfer Speed of ${kibPerSecond(minBytesPerSecond)}`,
+		};
+	}
+	if (watch.reason === 'idle' && watch.bytes === 0 && watch.elapsedSeconds() * 1000 > timeoutMs * 1.5) {
+		return {
+			code: 'TOO_SLOW',
+			cause: `the body sent from memory was not accepted within ${watch.elapsedSeconds()} s, the time its size allows at the Min Transfer Speed of ${kibPerSecond(minBytesPerSecond)} plus the Request Timeout`,
+		};
+	}
+	return { code: 'IDLE', cause: `no progress for ${Math.round(timeoutMs / 1000)} s` };
+}
+
+/** A storage attempt that got no usable answer: stopped, aborted by a bound, too large, or a network error. */
+function attemptFailure(
 	context: ApiContext,
 	method: 'PUT' | 'GET',
 	url: string,
 	options: StorageRequestOptions,
-	error: unknown,
-	watchdog: TransferWatchdog,
+	result: Exclude<SendResult, { ok: true }>,
+	watch: TransferWatch,
 	attemptNumber: number,
+	timeoutMs: number,
 ): AttemptFailure {
-	if (watchdog.reason === 'cancelled') {
+	if (watch.reason === 'cancelled' || (result.failure === 'aborted' && result.reason === 'cancelled')) {
 		return { kind: 'failed', repeatable: false, giveUp: () => cancelledError(context) };
 	}
-	const idle = watchdog.reason === 'idle';
+	if (result.failure === 'too-large' || watch.reason === 'too-large') {
+		const limitBytes = result.failure === 'too-large' ? result.limitBytes : ((options as StorageDownloadOptions).maxBytes ?? 0);
+		return { kind: 'failed', repeatable: false, giveUp: () => downloadTooLargeError(context, options, limitBytes) };
+	}
+	const { minBytesPerSecond, lowSpeedWindowMs } = limitsOf(context, options.itemIndex);
+	const aborted = result.failure === 'aborted' ? abortCause(watch, timeoutMs, minBytesPerSecond, lowSpeedWindowMs) : undefined;
+	const error = result.failure === 'network' ? result.error : undefined;
 	const giveUp = (note?: string) =>
 		buildNetworkError(context.getNode(), {
 			method,
 			url,
-			code: idle ? 'IDLE' : networkErrorCode(error),
-			cause: `${idle ? `no progress for ${Math.round(watchdog.idleMs / 1000)} s` : redact((error as Error).message ?? 'unknown error', secretsOf(context))}${note ? `\n${note}` : ''}`,
+			code: aborted?.code ?? networkErrorCode(error),
+			cause: `${aborted?.cause ?? redact((error as Error)?.message ?? 'unknown error', secretsOf(context))}${note ? `\n${note}` : ''}`,
 			attempts: attemptNumber,
 			itemIndex: options.itemIndex,
 			secrets: secretsOf(context),
-			timeoutMs: idle ? watchdog.idleMs : undefined,
+			timeoutMs: aborted?.code === 'IDLE' ? timeoutMs : undefined,
+			reason: aborted?.code === 'TOO_SLOW' ? aborted.cause : undefined,
+			note,
 			label: options.label,
-			advice: 'Check the network between n8n and the storage host, then run the node again.',
+			advice:
+				aborted?.code === 'TOO_SLOW'
+					? 'Check the network between n8n and the storage host; lower "Min Transfer Speed (KB/s)" in the node options if such a slow link is expected.'
+					: 'Check the network between n8n and the storage host, then run the node again.',
 		});
-	return { kind: 'failed', repeatable: idle || isTransientNetworkError(error), giveUp };
+	return { kind: 'failed', repeatable: aborted !== undefined || isTransientNetworkError(error), giveUp };
 }
 
-/** Runs a storage request under the policy: item budget, URL validity, Request Timeout as idle timeout. */
+/** The bounds of one storage attempt: idle time (Request Timeout), low-speed limit, byte cap, stop. */
+function storageWatch(context: ApiContext, options: StorageRequestOptions, timeoutMs: number, maxBytes?: number): TransferWatch {
+	const { minBytesPerSecond, lowSpeedWindowMs } = limitsOf(context, options.itemIndex);
+	return new TransferWatch({
+		idleMs: timeoutMs,
+		lowSpeed: { minBytesPerSecond, windowMs: lowSpeedWindowMs },
+		cancelSignal: cancelSignalOf(context),
+		maxBytes,
+	});
+}
+
+/** Runs a storage request under the policy: item budget, URL validity, the transfer bounds. */
 async function withStorageRetries<T>(
 	context: ApiContext,
 	url: string,
 	options: StorageRequestOptions,
-	attempt: (attemptNumber: number, watchdog: TransferWatchdog) => Promise<AttemptResult<T>>,
+	attempt: (attemptNumber: number, timeoutMs: number) => Promise<AttemptResult<T>>,
 ): Promise<T> {
 	const { requestTimeoutMs } = limitsOf(context, options.itemIndex);
 	return await withRetries(
@@ -261,28 +268,22 @@ async function withStorageRetries<T>(
 			maxFailureRetries: options.maxFailureRetries,
 			service: 'Storage',
 			requestTimeoutMs,
-			deadline: options.validUntil,
-			deadlineNote:
-				options.validUntil === undefined ? undefined : `The presigned URL stops working at ${new Date(options.validUntil).toISOString()}`,
+			deadline:
+				options.validUntil === undefined
+					? undefined
+					: { at: options.validUntil, note: `The presigned URL stops working at ${new Date(options.validUntil).toISOString()}` },
 			deadlineError: () => expiredUrlError(context, url, options),
 			waitDeadline: waitDeadlineOf(context),
 		},
-		async (attemptNumber, timeoutMs) => {
-			const watchdog = new TransferWatchdog(timeoutMs, cancelSignalOf(context));
-			try {
-				return await attempt(attemptNumber, watchdog);
-			} finally {
-				watchdog.stop();
-			}
-		},
+		attempt,
 	);
 }
 
 /**
  * PUTs bytes to a presigned storage URL, without the API key, with a Content-Length, never
- * following a redirect. Repeats on a 5xx, network error or stall (a PUT of the same bytes to the
- * same URL is idempotent) and waits out 429/503 Retry-After, as the retry policy decides; each
- * attempt opens the payload again. Fails when no byte moves for the Request Timeout.
+ * following a redirect. Repeats on a 5xx, network error, stall or a transfer below the minimum
+ * speed (a PUT of the same bytes to the same URL is idempotent) and waits out 429/503
+ * Retry-After, as the retry policy decides; each attempt opens the payload again.
  */
 export async function putToStorage(
 	this: ApiContext,
@@ -291,40 +292,73 @@ export async function putToStorage(
 	options: StoragePutOptions,
 ): Promise<StoragePutResult> {
 	const approved = await approveStorageUrl(this, url, options.role, options.itemIndex);
-	return await withStorageRetries(this, approved, options, async (attemptNumber, watchdog) => {
+	return await withStorageRetries(this, approved, options, async (attemptNumber, timeoutMs) => {
 		const payload = await source();
-		if (Buffer.isBuffer(payload.body)) watchdog.allowMemoryBody(payload.contentLength);
-		else watchdog.watch(payload.body);
-		const request: IHttpRequestOptions = {
-			method: 'PUT',
-			url: approved,
-			headers: {
-				...(options.contentType ? { 'Content-Type': options.contentType } : {}),
-				'Content-Length': String(payload.contentLength),
-				...(options.headers ?? {}),
-			},
-			body: payload.body as Buffer,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			encoding: 'text',
-			// Following redirects would also keep every byte written (to replay the body), so a
-			// streamed file would end up whole in memory.
-			disableFollowRedirect: true,
-			abortSignal: watchdog.signal,
-		};
-		let raw: RawResponse;
+		const watch = storageWatch(this, options, timeoutMs);
+		if (Buffer.isBuffer(payload.body)) watch.allowMemoryBody(payload.contentLength);
+		else watch.watch(payload.body);
+		let result: SendResult;
 		try {
-			raw = (await this.helpers.httpRequest(request)) as RawResponse;
-		} catch (error) {
-			(payload.body as { destroy?: () => void }).destroy?.();
-			return { ok: false, failure: networkFailure(this, 'PUT', approved, options, error, watchdog, attemptNumber) };
+			result = await send(this, {
+				method: 'PUT',
+				url: approved,
+				headers: {
+					...(options.contentType ? { 'Content-Type': options.contentType } : {}),
+					'Content-Length': String(payload.contentLength),
+					...(options.headers ?? {}),
+				},
+				body: payload.body,
+				watch,
+				// A PUT's answer is small; what a storage host adds beyond the cap is not read.
+				answer: { mode: 'buffer', maxBytes: 64 * 1024 },
+			});
+		} finally {
+			watch.stop();
 		}
-		return await judgeStorageAnswer(this, approved, options, raw, (headers) => ({
-			statusCode: raw.statusCode,
+		const stored = (headers: IDataObject, statusCode: number): StoragePutResult => ({
+			statusCode,
 			etag: typeof headers.etag === 'string' ? headers.etag : undefined,
 			headers,
-		}));
+		});
+		if (!result.ok && result.failure === 'too-large' && result.statusCode >= 200 && result.statusCode < 300) {
+			return { ok: true, value: stored(result.headers, result.statusCode) };
+		}
+		if (!result.ok) {
+			(payload.body as { destroy?: () => void }).destroy?.();
+			return { ok: false, failure: attemptFailure(this, 'PUT', approved, options, result, watch, attemptNumber, timeoutMs) };
+		}
+		return judgeStorageAnswer(this, approved, options, result.answer, (answer) => stored(answer.headers, answer.statusCode));
 	});
+}
+
+export interface StorageDownloadOptions extends StorageRequestOptions {
+	/**
+	 * The most bytes the download may bring: the size the API's record announced, with a small
+	 * tolerance (see allowedDownloadBytes); the Max Answer Size when no size is known.
+	 */
+	maxBytes?: number;
+	/** Whether maxBytes comes from the size the service announced (else from Max Answer Size). */
+	announced?: boolean;
+}
+
+/** A download (or a storage answer) that brought more bytes than allowed; nothing of it was kept. */
+function downloadTooLargeError(context: ApiContext, options: StorageRequestOptions, limitBytes: number): NodeApiError {
+	const announced = (options as StorageDownloadOptions).announced === true;
+	return tooLargeError(context.getNode(), {
+		what: `The download of ${options.label}`,
+		limitBytes,
+		itemIndex: options.itemIndex,
+		limitName: announced ? 'the size the service announced for it (with a small tolerance)' : 'the Max Answer Size',
+		advice: announced
+			? 'It brought more bytes than the size the service announced for it; nothing was stored. Report the file to the service.'
+			: 'Nothing was stored. Raise "Max Answer Size (MB)" in the node options if the file is legitimately that large.',
+	});
+}
+
+/** What a download announced as `announcedBytes` may bring: a little more, never the service's whim. */
+export function allowedDownloadBytes(announcedBytes: unknown): number | undefined {
+	if (typeof announcedBytes !== 'number' || !Number.isFinite(announcedBytes) || announcedBytes < 0) return undefined;
+	return Math.ceil(announcedBytes + Math.max(4096, announcedBytes / 100));
 }
 
 export interface StorageDownload {
@@ -333,89 +367,61 @@ export interface StorageDownload {
 	headers: IDataObject;
 	contentType?: string;
 	contentLength?: number;
-	/** Call once the stream has been read (or given up): ends the idle watch. */
-	done: () => void;
-	/** The error to report when reading the stream failed (it stalled, broke off, or the run stopped). */
-	streamError: (error: unknown) => NodeApiError | NodeOperationError;
 }
 
 /**
  * GETs a presigned storage URL (a preview link, for example) as a stream, without the API key,
- * never following a redirect. Repeats on a 5xx or network error before the answer; while the
- * bytes stream, the Request Timeout is an idle timeout (the stream fails when nothing arrives).
+ * never following a redirect, and hands it to `consume` (which stores it) inside the attempt: the
+ * idle time (Request Timeout), the low-speed limit and the byte cap stay in force until `consume`
+ * has read the last byte, and a download that stalls, crawls or breaks off is tried again under
+ * the policy like one that got no answer.
  */
-export async function downloadFromStorage(
+export async function downloadFromStorage<T>(
 	this: ApiContext,
 	url: string,
-	options: StorageRequestOptions,
-): Promise<StorageDownload> {
+	options: StorageDownloadOptions,
+	consume: (download: StorageDownload) => Promise<T>,
+): Promise<T> {
 	const approved = await approveStorageUrl(this, url, options.role, options.itemIndex);
-	const { requestTimeoutMs } = limitsOf(this, options.itemIndex);
-	return await withRetries(
-		{
-			context: this,
-			budget: budgetFor(this, options.itemIndex),
-			maxFailureRetries: options.maxFailureRetries,
-			service: 'Storage',
-			requestTimeoutMs,
-			waitDeadline: waitDeadlineOf(this),
-		},
-		async (attemptNumber, timeoutMs): Promise<AttemptResult<StorageDownload>> => {
-			const watchdog = new TransferWatchdog(timeoutMs, cancelSignalOf(this));
-			let raw: RawResponse;
-			try {
-				raw = (await this.helpers.httpRequest({
-					method: 'GET',
-					url: approved,
-					encoding: 'stream',
-					returnFullResponse: true,
-					ignoreHttpStatusErrors: true,
-					disableFollowRedirect: true,
-					abortSignal: watchdog.signal,
-				})) as RawResponse;
-			} catch (error) {
-				watchdog.stop();
-				return { ok: false, failure: networkFailure(this, 'GET', approved, options, error, watchdog, attemptNumber) };
+	const maxBytes = options.maxBytes ?? limitsOf(this, options.itemIndex).maxAnswerBytes;
+	const capped = { ...options, maxBytes, announced: options.maxBytes !== undefined };
+	return await withStorageRetries(this, approved, capped, async (attemptNumber, timeoutMs): Promise<AttemptResult<T>> => {
+		const watch = storageWatch(this, capped, timeoutMs, maxBytes);
+		try {
+			const result = await send(this, { method: 'GET', url: approved, headers: {}, watch, answer: { mode: 'stream' } });
+			if (!result.ok) {
+				return { ok: false, failure: attemptFailure(this, 'GET', approved, capped, result, watch, attemptNumber, timeoutMs) };
 			}
-			const result = await judgeStorageAnswer(this, approved, options, raw, (headers): StorageDownload => {
-				const length = Number(headers['content-length']);
-				watchdog.watch(raw.body);
-				return {
-					body: raw.body as NodeJS.ReadableStream,
-					headers,
-					contentType: typeof headers['content-type'] === 'string' ? headers['content-type'] : undefined,
-					contentLength: Number.isFinite(length) ? length : undefined,
-					done: () => watchdog.stop(),
-					streamError: (error) =>
-						watchdog.reason === 'cancelled'
-							? cancelledError(this)
-							: downloadStreamError(this, approved, options, error, watchdog.reason === 'idle' ? watchdog.idleMs : undefined),
+			const length = Number(result.answer.headers['content-length']);
+			if (result.answer.stream && Number.isFinite(length) && length > maxBytes) {
+				(result.answer.stream as { destroy?: () => void }).destroy?.();
+				const tooLarge: SendResult = {
+					ok: false,
+					failure: 'too-large',
+					limitBytes: maxBytes,
+					statusCode: result.answer.statusCode,
+					headers: result.answer.headers,
 				};
-			});
-			if (!result.ok) watchdog.stop();
-			return result;
-		},
-	);
-}
-
-/** The error for a download whose stream failed after the answer began (a stall or a cut). */
-function downloadStreamError(
-	context: ApiContext,
-	url: string,
-	options: StorageRequestOptions,
-	error: unknown,
-	stalledAfterMs?: number,
-): NodeApiError {
-	return buildNetworkError(context.getNode(), {
-		method: 'GET',
-		url,
-		code: stalledAfterMs !== undefined ? 'IDLE' : networkErrorCode(error),
-		cause: redact((error as Error)?.message ?? 'unknown error', secretsOf(context)),
-		attempts: 1,
-		itemIndex: options.itemIndex,
-		secrets: secretsOf(context),
-		timeoutMs: stalledAfterMs,
-		label: options.label,
-		advice: 'Nothing was stored; run the node again.',
+				return { ok: false, failure: attemptFailure(this, 'GET', approved, capped, tooLarge, watch, attemptNumber, timeoutMs) };
+			}
+			const judged = judgeStorageAnswer(this, approved, capped, result.answer, (answer): StorageDownload => ({
+				body: answer.stream as NodeJS.ReadableStream,
+				headers: answer.headers,
+				contentType: typeof answer.headers['content-type'] === 'string' ? answer.headers['content-type'] : undefined,
+				contentLength: Number.isFinite(length) ? length : undefined,
+			}));
+			if (!judged.ok) return judged;
+			try {
+				return { ok: true, value: await consume(judged.value) };
+			} catch (error) {
+				(judged.value.body as { destroy?: () => void }).destroy?.();
+				const failed: Exclude<SendResult, { ok: true }> = watch.reason
+					? { ok: false, failure: 'aborted', reason: watch.reason }
+					: { ok: false, failure: 'network', error };
+				return { ok: false, failure: attemptFailure(this, 'GET', approved, capped, failed, watch, attemptNumber, timeoutMs) };
+			}
+		} finally {
+			watch.stop();
+		}
 	});
 }

@@ -1,9 +1,9 @@
 import type { IBinaryData, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { fileIdParameter, optionsCollection } from '../../descriptions/common';
+import { fileIdParameter, optionsCollection, transferSpeedOptions } from '../../descriptions/common';
 import { requireText } from '../../helpers/validation';
-import { downloadFromStorage } from '../../transport';
+import { allowedDownloadBytes, downloadFromStorage } from '../../transport';
 import { fileWithPreviewUrl } from './records';
 
 const properties: INodeProperties[] = [
@@ -17,7 +17,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. data',
 		hint: 'The name of the output binary field to put the file in',
 	},
-	optionsCollection(),
+	optionsCollection(transferSpeedOptions),
 ];
 
 const displayOptions = { show: { resource: ['file'], operation: ['download'] } };
@@ -43,21 +43,23 @@ export async function execute(
 	);
 	const { fileId, file, signedUrl } = await fileWithPreviewUrl.call(this, itemIndex);
 	const fileName = typeof file.fileName === 'string' && file.fileName !== '' ? file.fileName : fileId;
-	const download = await downloadFromStorage.call(this, signedUrl, {
-		label: `file "${fileName}"`,
-		role: 'preview URL',
-		itemIndex,
-	});
-	const mimeType =
-		(typeof file.fileType === 'string' && file.fileType) || download.contentType || FALLBACK_MIME_TYPE;
-	const stream = download.body as Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
-	let binary: IBinaryData;
-	try {
-		binary = await this.helpers.prepareBinaryData(stream, fileName, mimeType);
-	} catch (error) {
-		throw download.streamError(error);
-	} finally {
-		download.done();
-	}
+	// (.call loses the generic: the consumer below returns the binary data.)
+	const binary = (await downloadFromStorage.call(
+		this,
+		signedUrl,
+		{
+			label: `file "${fileName}"`,
+			role: 'preview URL',
+			itemIndex,
+			// The record's size bounds the download (a little over it); unknown: the Max Answer Size.
+			maxBytes: allowedDownloadBytes(file.fileSize),
+		},
+		async (download) => {
+			const mimeType =
+				(typeof file.fileType === 'string' && file.fileType) || download.contentType || FALLBACK_MIME_TYPE;
+			const stream = download.body as Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
+			return await this.helpers.prepareBinaryData(stream, fileName, mimeType);
+		},
+	)) as IBinaryData;
 	return [{ json: file, binary: { [binaryPropertyName]: binary } }];
 }

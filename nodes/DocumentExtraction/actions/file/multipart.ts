@@ -10,6 +10,7 @@ import {
 	approveStorageUrl,
 	idempotencyKey,
 	putToStorage,
+	trimTrailingStops,
 	unexpectedResponse,
 	waitClock,
 } from '../../transport';
@@ -58,18 +59,34 @@ function asNumber(value: unknown): number | undefined {
 	return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
+/** S3's limit, and so the most parts a multipart upload can have. */
+const MAX_PARTS = 10_000;
+
+/** The service's part plan does not fit what was asked: nothing is sent, the upload is not started. */
+function refusedPlan(context: IExecuteFunctions, itemIndex: number, why: string): NodeApiError {
+	const message = `The API's plan for the multipart upload was refused before any part was sent: ${why}. Part buffers are sized by the Part Size you chose, never by the service's answer. Run the node again; if it keeps happening, lower "Part Size (MB)" or report it to the service.`;
+	const error = new NodeApiError(context.getNode(), { reason: 'multipart plan refused' }, { message, description: message, itemIndex });
+	error.message = message;
+	return error;
+}
+
 /**
  * The parts of an initiation answer as byte ranges: from startByte/endByte/size when the API
- * gives them (its documentation does), else from partSize. They must tile the file exactly.
+ * gives them (its documentation does), else from partSize. They must tile the file exactly, in
+ * order, none larger than the Part Size asked (`maxPartBytes`) and at most MAX_PARTS of them.
  */
 function planParts(
 	context: IExecuteFunctions,
 	initiation: IDataObject,
 	fileSize: number,
+	maxPartBytes: number,
 	itemIndex: number,
 ): PlannedPart[] {
 	const shown = { ...initiation, presignedUrls: undefined };
 	const urls = Array.isArray(initiation.presignedUrls) ? (initiation.presignedUrls as IDataObject[]) : [];
+	if (urls.length > MAX_PARTS) {
+		throw refusedPlan(context, itemIndex, `it has ${urls.length} parts, more than the ${MAX_PARTS} a multipart upload can have`);
+	}
 	const partSize = asNumber(initiation.partSize);
 	const ordered = [...urls].sort((left, right) => Number(left.partNumber) - Number(right.partNumber));
 	const parts: PlannedPart[] = [];
@@ -87,8 +104,18 @@ function planParts(
 		if (partNumber !== index + 1 || typeof url !== 'string' || start !== offset || !size || size < 1) {
 			throw unexpectedResponse(context, 'the multipart upload request (part URLs)', shown, itemIndex);
 		}
+		if (size > maxPartBytes) {
+			throw refusedPlan(
+				context,
+				itemIndex,
+				`part ${partNumber} is ${size} bytes, larger than the Part Size asked (${maxPartBytes} bytes)`,
+			);
+		}
 		parts.push({ partNumber, url, start, size });
 		offset += size;
+		if (offset > fileSize) {
+			throw refusedPlan(context, itemIndex, `its parts go past the end of the file (${fileSize} bytes) at part ${partNumber}`);
+		}
 	}
 	if (parts.length === 0 || offset !== fileSize) {
 		throw unexpectedResponse(
@@ -118,7 +145,9 @@ function partFeed(
 	lanes: number,
 	ownBuffers: boolean,
 ): { take: (index: number) => Promise<FedPart> } {
-	const bufferSize = Math.max(...parts.map((part) => part.size));
+	// Each part is at most the Part Size asked (planParts checked it): so is every buffer.
+	let bufferSize = 0;
+	for (const part of parts) bufferSize = Math.max(bufferSize, part.size);
 	const free: Buffer[] = [];
 	const waiting: Array<(buffer: Buffer) => void> = [];
 	let allocated = 0;
@@ -188,7 +217,7 @@ function partFailure(
 	if (nodeError.context.urlExpired) {
 		nodeError.message = `The presigned part URLs of upload ${uploadId} expired before part ${part.partNumber} of ${total} was sent: part URLs are valid for ${PART_URL_LIFETIME_MS / 1000} seconds, and ${sent} of ${total} parts were sent in ${seconds} s. Nothing was stored as a document. Run the node again to start a new upload; to send faster, raise "Part Concurrency" or "Part Size".`;
 	} else {
-		nodeError.message = `${nodeError.message.replace(/[.\s]+$/, '')}. The multipart upload ${uploadId} was not completed (${sent} of ${total} parts sent), so no document was created: run the node again.`;
+		nodeError.message = `${trimTrailingStops(nodeError.message)}. The multipart upload ${uploadId} was not completed (${sent} of ${total} parts sent), so no document was created: run the node again.`;
 	}
 	nodeError.context.uploadId = uploadId;
 	nodeError.context.partNumber = part.partNumber;
@@ -234,7 +263,7 @@ export async function multipartUpload(
 	if (isReplayed(answer.headers) && (await bytesAlreadyArrived.call(this, uploadId, itemIndex))) {
 		return { ...info, uploadId, totalParts };
 	}
-	const parts = planParts(this, initiation, source.fileSize, itemIndex);
+	const parts = planParts(this, initiation, source.fileSize, Math.ceil(settings.partSizeMB * BYTES_PER_MB), itemIndex);
 	// Every part URL is judged before the first byte is sent, so a bad one never leaves a half-sent upload.
 	for (const part of parts) {
 		part.url = await approveStorageUrl(this, part.url, 'presigned part URL', itemIndex);

@@ -3,7 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { UploadProgress } from '../../helpers/uploadStatus';
 import { readUploadStatus } from '../../helpers/uploadStatus';
-import { apiRequest, cancelledError, isCancelled, isEndedByDeadline, pause, waitClock } from '../../transport';
+import type { Deadline } from '../../transport';
+import { apiRequest, trimTrailingStops, cancelledError, isCancelled, isEndedByDeadline, pause, waitClock } from '../../transport';
 
 /** Steps of the File resource that several operations share. */
 
@@ -11,14 +12,13 @@ export async function getUploadStatus(
 	this: IExecuteFunctions,
 	uploadId: string,
 	itemIndex: number,
-	deadline?: { at: number; note: string },
+	deadline?: Deadline,
 ): Promise<IDataObject> {
 	return await apiRequest.call(this, {
 		method: 'GET',
 		path: `/uploads/${encodeURIComponent(uploadId)}`,
 		itemIndex,
-		deadline: deadline?.at,
-		deadlineNote: deadline?.note,
+		deadline,
 	});
 }
 
@@ -95,7 +95,7 @@ export async function waitForUpload(
 			});
 		} catch (error) {
 			if (isCancelled(this)) throw cancelledError(this);
-			const cause = (error as Error).message?.replace(/[.\s]+$/, '') ?? 'unknown error';
+			const cause = trimTrailingStops((error as Error).message ?? 'unknown error');
 			if (isEndedByDeadline(error) || waitClock.now() >= deadline) {
 				throw uploadedButUnfinished(
 					this,

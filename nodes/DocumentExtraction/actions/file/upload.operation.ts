@@ -11,6 +11,7 @@ import {
 	binaryPropertyParameter,
 	optionsCollection,
 	simplifyParameter,
+	transferSpeedOptions,
 } from '../../descriptions/common';
 import { ocrModelParameter } from '../../descriptions/ocrModels';
 import { binarySource } from '../../helpers/binary';
@@ -66,6 +67,7 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { waitForCompletion: [true], includeExtractedValues: [true] } },
 	},
 	optionsCollection([
+		...transferSpeedOptions,
 		{
 			displayName: 'API Request ID',
 			name: 'apiRequestId',
@@ -259,6 +261,15 @@ const MAX_FOLDER_NAME_LENGTH = 255;
  * The Destination Path: folder names separated by "/", none empty, none "." or ".." (also when
  * percent-encoded), no backslash, no control characters.
  */
+/** The path without leading and trailing slashes, in one pass (no regular expression). */
+function withoutOuterSlashes(path: string): string {
+	let start = 0;
+	let end = path.length;
+	while (start < end && path[start] === '/') start += 1;
+	while (end > start && path[end - 1] === '/') end -= 1;
+	return path.slice(start, end);
+}
+
 function destinationPath(context: IExecuteFunctions, itemIndex: number, value: unknown): string {
 	const path = optionalText(context, itemIndex, 'Destination Path', value);
 	const decoded = (segment: string) => {
@@ -268,7 +279,7 @@ function destinationPath(context: IExecuteFunctions, itemIndex: number, value: u
 			return segment;
 		}
 	};
-	const segments = path.replace(/^\/+|\/+$/g, '').split('/');
+	const segments = withoutOuterSlashes(path).split('/');
 	const bad =
 		path.includes('\\') ||
 		segments.some((segment) => {
