@@ -185,14 +185,9 @@ export function buildApiError(node: INode, input: ApiErrorInput): NodeApiError {
 	if (requestId) parts.push(`Request ID: ${requestId}`);
 	const message = redact(parts.map((p) => trimTrailingStops(p)).join('. ') + '.', secrets);
 
-	const descriptionLines = [
-		`${input.method} ${input.path} answered HTTP ${status}${code ? ` (${code})` : ''}.`,
-		...violations.map((v) => `- ${v}`),
-		...(input.note ? [input.note] : []),
-		...(hint ? [hint] : []),
-		...(requestId ? [`Request ID: ${requestId}`] : []),
-	];
-	const description = redact(descriptionLines.join('\n'), secrets);
+	// n8n shows the message as the headline (and in the toast) and the description under it: the
+	// description adds only what the message does not say, so no sentence is shown twice.
+	const description = redact(`${input.method} ${input.path} answered HTTP ${status}${code ? ` (${code})` : ''}.`, secrets);
 
 	const sanitized: JsonObject = {
 		status,
