@@ -78,7 +78,8 @@ async function main(): Promise<void> {
 		const rows: Array<Array<string | number>> = [];
 		const ratios: Array<Array<string | number>> = [];
 		for (const event of ['fileProcessed', 'fileUpdated']) {
-			const parameters = { event, startFrom: 'date', startDate };
+			// The whole backlog in one poll, as before Max Documents per Poll (default 1,000) existed.
+			const parameters = { event, startFrom: 'date', startDate, options: { maxDocumentsPerPoll: FILES } };
 			const first = await poll(emulator, parameters, {});
 			const emitted = first.result.items.length;
 			const idle = await poll(emulator, parameters, first.result.staticData);

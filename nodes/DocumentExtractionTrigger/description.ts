@@ -91,5 +91,14 @@ export const triggerProperties: INodeProperties[] = [
 			description:
 				'Whether to add the extracted values to each document, simplified to { field title: value } (tables as lists of row objects). Costs one more request per document.',
 		},
+		{
+			displayName: 'Max Documents per Poll',
+			name: 'maxDocumentsPerPoll',
+			type: 'number',
+			typeOptions: { minValue: 1, numberPrecision: 0 },
+			default: 1000,
+			description:
+				'The most documents one poll emits. The others wait for the next polls; none is lost.',
+		},
 	]),
 ];

@@ -16,7 +16,12 @@ export interface TriggerSettings {
 	/** Schema ids to keep (empty: all). */
 	schemaIds: string[];
 	includeValues: boolean;
+	/** Max Documents per Poll. */
+	maxItems: number;
 }
+
+/** Max Documents per Poll by default. */
+export const DEFAULT_MAX_ITEMS = 1000;
 
 const SCHEMA_ID = /^[0-9a-f]{24}$/i;
 
@@ -48,6 +53,13 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 		});
 	}
 
+	const maxItems = options.maxDocumentsPerPoll ?? DEFAULT_MAX_ITEMS;
+	if (typeof maxItems !== 'number' || !Number.isSafeInteger(maxItems) || maxItems < 1) {
+		throw new NodeOperationError(node, `Max Documents per Poll "${String(maxItems)}" is not a whole number of at least 1`, {
+			description: `Set Options → Max Documents per Poll to a whole number such as ${DEFAULT_MAX_ITEMS}, or remove the option.`,
+		});
+	}
+
 	return {
 		event: event === 'fileUpdated' ? 'fileUpdated' : 'fileProcessed',
 		startFrom: startFrom === 'date' ? 'date' : 'now',
@@ -55,16 +67,18 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 		fileClasses: splitList(filters.fileClasses, COMMA_OR_NEW_LINE).map((name) => name.toLowerCase()),
 		schemaIds: schemaIds.map((id) => id.toLowerCase()),
 		includeValues: options.includeValues === true,
+		maxItems,
 	};
 }
 
 /** Whether a file passes the file type filters (any of them; all files when none is set). */
-export function matchesFilters(file: IDataObject, settings: TriggerSettings): boolean {
-	if (settings.fileClasses.length === 0 && settings.schemaIds.length === 0) return true;
-	const fileClass = String(file.fileClass ?? '').trim().toLowerCase();
-	const schemaId = String(file.schemaId ?? '').trim().toLowerCase();
-	return (
-		(fileClass !== '' && settings.fileClasses.includes(fileClass)) ||
-		(schemaId !== '' && settings.schemaIds.includes(schemaId))
-	);
+export function fileFilter(settings: TriggerSettings): (file: IDataObject) => boolean {
+	if (settings.fileClasses.length === 0 && settings.schemaIds.length === 0) return () => true;
+	const fileClasses = new Set(settings.fileClasses);
+	const schemaIds = new Set(settings.schemaIds);
+	return (file) => {
+		const fileClass = String(file.fileClass ?? '').trim().toLowerCase();
+		const schemaId = String(file.schemaId ?? '').trim().toLowerCase();
+		return (fileClass !== '' && fileClasses.has(fileClass)) || (schemaId !== '' && schemaIds.has(schemaId));
+	};
 }

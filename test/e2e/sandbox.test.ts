@@ -177,6 +177,8 @@ describe('a new sandbox', () => {
 		const shown = `${error?.message ?? ''}\n${error?.description ?? ''}`;
 		expect(shown).toContain('ESANDBOXOFFLINE');
 		expect(shown).toContain('The sandbox is offline: start it with npm start -- --online to reach api.orion.file.ai.');
+		// The headline itself says it (not only the description).
+		expect(error?.message).toContain('The sandbox is offline: start it with npm start -- --online');
 		expect(shown).not.toContain(REAL_LOOKING_KEY);
 		expect(n8n.outboundAttempts().some((line) => line.endsWith('refused api.orion.file.ai:443'))).toBe(true);
 	});

@@ -56,7 +56,7 @@ describe('control path /__emulator (for out-of-process tests)', () => {
 		await control(emu, 'POST', '/faults/delay', { path: '/never', delayMs: 10, count: 3 });
 		expect((await control(emu, 'GET', '/faults')).body.delay).toEqual([expect.objectContaining({ path: '/never', count: 3, delayMs: 10 })]);
 		await control(emu, 'DELETE', '/faults');
-		expect((await control(emu, 'GET', '/faults')).body).toEqual({ fail: [], delay: [], reset: [], redirect: [], hang: [], rewrite: [], trickle: [], huge: [], ignorePage: [], partPlan: [], edit: [] });
+		expect((await control(emu, 'GET', '/faults')).body).toEqual({ fail: [], delay: [], reset: [], redirect: [], hang: [], rewrite: [], trickle: [], huge: [], ignorePage: [], partPlan: [], edit: [], repeatId: [] });
 	});
 
 	test('clock: read and move; expiry follows', async () => {

@@ -120,6 +120,9 @@ export function installControl(core: EmulatorCore): void {
 			case 'POST /faults/ignore-page':
 				core.faults.ignorePageNext(matchSpec(body));
 				return reply(200, { success: true });
+			case 'POST /faults/repeat-id':
+				core.faults.repeatIdNext(matchSpec(body));
+				return reply(200, { success: true });
 			case 'POST /faults/expire-presigned':
 				return reply(200, { success: true, expired: core.faults.expirePresignedUrls() });
 			case 'GET /clock':

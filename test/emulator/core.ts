@@ -7,7 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { CallbackSender } from './callbacks';
 import type { Clock } from './clock';
 import { iso } from './clock';
-import { bodyRetryAfter, cutResponse, headerRetryAfter, rewritePartPlan, rewritePresignedUrls, sendHugeAnswer, sendRedirect, trickleRequest, trickleResponse } from './fault-answers';
+import { bodyRetryAfter, cutResponse, headerRetryAfter, repeatFirstListed, rewritePartPlan, rewritePresignedUrls, sendHugeAnswer, sendRedirect, trickleRequest, trickleResponse } from './fault-answers';
 import { type FailFault, Faults, type HostName, type TakenFaults } from './faults';
 import {
 	canonicalJson,
@@ -63,7 +63,7 @@ export interface RequestLogEntry {
 	durationMs?: number;
 }
 
-export type FaultLabel = 'fail' | 'delay' | 'reset' | 'redirect' | 'hang' | 'rewrite' | 'trickle' | 'huge' | 'ignore-page' | 'edit';
+export type FaultLabel = 'fail' | 'delay' | 'reset' | 'redirect' | 'hang' | 'rewrite' | 'trickle' | 'huge' | 'ignore-page' | 'edit' | 'repeat-id';
 
 /** `detailed`: DELETE /files lists deletedFileIds; `spec`: exactly the specification's shape. */
 export type DeleteAnswerShape = 'detailed' | 'spec';
@@ -329,6 +329,7 @@ export class EmulatorCore {
 		if (taken.rewrite) response = { ...response, body: rewritePresignedUrls(response.body, taken.rewrite.url, this.trapUrl) };
 		if (taken.partPlan) response = { ...response, body: rewritePartPlan(response.body, taken.partPlan) };
 		if (taken.edit) response = { ...response, body: taken.edit.edit(JSON.parse(JSON.stringify(response.body ?? null)) as unknown) };
+		if (taken.repeatId) response = { ...response, body: repeatFirstListed(response.body) };
 		sendJson(res, response, requestId);
 	}
 
@@ -578,6 +579,7 @@ function faultLabel(taken: TakenFaults): FaultLabel | undefined {
 	if (taken.partPlan) return 'rewrite';
 	if (taken.ignorePage) return 'ignore-page';
 	if (taken.edit) return 'edit';
+	if (taken.repeatId) return 'repeat-id';
 	return taken.delay ? 'delay' : undefined;
 }
 

@@ -207,3 +207,14 @@ export function rewritePartPlan(body: unknown, fault: PartPlanFault): unknown {
 	});
 	return { ...body, presignedUrls, totalParts: presignedUrls.length, partSize: Math.max(0, ...fault.sizes.slice(0, 1)) };
 }
+
+/** A copy of a list answer whose first listed item comes twice (the copy right after it). */
+export function repeatFirstListed(body: unknown): unknown {
+	if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+	const entries = Object.entries(body);
+	const index = entries.findIndex(([, value]) => Array.isArray(value) && value.length > 0);
+	if (index < 0) return body;
+	const list = entries[index][1] as unknown[];
+	entries[index] = [entries[index][0], [list[0], list[0], ...list.slice(1)]];
+	return Object.fromEntries(entries);
+}

@@ -125,6 +125,8 @@ export type IgnorePageFault = FaultMatch;
 export interface EditAnswerFault extends FaultMatch {
 	edit(body: unknown): unknown;
 }
+/** List answers whose first item comes twice, the copy right after it (API host). */
+export type RepeatIdFault = FaultMatch;
 
 interface Pending<T> {
 	spec: T;
@@ -143,6 +145,7 @@ export interface TakenFaults {
 	ignorePage?: IgnorePageFault;
 	partPlan?: PartPlanFault;
 	edit?: EditAnswerFault;
+	repeatId?: RepeatIdFault;
 }
 
 export interface PendingFaults {
@@ -157,6 +160,7 @@ export interface PendingFaults {
 	ignorePage: IgnorePageFault[];
 	partPlan: PartPlanFault[];
 	edit: EditAnswerFault[];
+	repeatId: RepeatIdFault[];
 }
 
 function matches(spec: FaultMatch, host: HostName, method: string, path: string): boolean {
@@ -182,6 +186,7 @@ export class Faults {
 	private ignorePages: Array<Pending<IgnorePageFault>> = [];
 	private partPlans: Array<Pending<PartPlanFault>> = [];
 	private edits: Array<Pending<EditAnswerFault>> = [];
+	private repeatIds: Array<Pending<RepeatIdFault>> = [];
 
 	constructor(private readonly onExpirePresigned: () => number) {}
 
@@ -240,6 +245,11 @@ export class Faults {
 		this.edits.push({ spec, remaining: spec.count ?? 1 });
 	}
 
+	/** In the next `count` matching API answers the first listed item comes twice. */
+	repeatIdNext(spec: RepeatIdFault = {}): void {
+		this.repeatIds.push({ spec, remaining: spec.count ?? 1 });
+	}
+
 	/** Every presigned URL issued so far stops working; returns how many were expired. */
 	expirePresignedUrls(): number {
 		return this.onExpirePresigned();
@@ -257,6 +267,7 @@ export class Faults {
 		this.ignorePages = [];
 		this.partPlans = [];
 		this.edits = [];
+		this.repeatIds = [];
 	}
 
 	pending(): PendingFaults {
@@ -274,6 +285,7 @@ export class Faults {
 			ignorePage: view(this.ignorePages),
 			partPlan: view(this.partPlans),
 			edit: view(this.edits),
+			repeatId: view(this.repeatIds),
 		};
 	}
 
@@ -295,7 +307,8 @@ export class Faults {
 		const ignorePage = noAnswer ? undefined : takeFrom(this.ignorePages, host, method, path);
 		const partPlan = host === 'api' && !noAnswer ? takeFrom(this.partPlans, host, method, path) : undefined;
 		const edit = host === 'api' && !noAnswer ? takeFrom(this.edits, host, method, path) : undefined;
-		return { delay, reset, fail, redirect, hang, rewrite, trickle, huge, ignorePage, partPlan, edit };
+		const repeatId = host === 'api' && !noAnswer ? takeFrom(this.repeatIds, host, method, path) : undefined;
+		return { delay, reset, fail, redirect, hang, rewrite, trickle, huge, ignorePage, partPlan, edit, repeatId };
 	}
 }
 
