@@ -2,7 +2,7 @@
  * package.json `engines.node` and what `npm install` warns about tell one story: the floor is the
  * lowest supported n8n's own Node floor (n8n 1.123.81: >=20.19), and the only dependency that
  * wants a newer Node is isolated-vm, a dev-only dependency that nothing here loads (README,
- * "Supported n8n versions"). npm itself judges the engines: `npm install --dry-run --offline`
+ * "Try it on this machine"; CONTRIBUTING.md, "Set up"). npm itself judges the engines: `npm install --dry-run --offline`
  * over this repository's lockfile, with the Node that runs the test.
  */
 import { spawnSync } from 'node:child_process';
