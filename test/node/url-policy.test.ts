@@ -9,7 +9,6 @@ import {
 	BaseUrlError,
 	authorizeApiRequest,
 	resolveApiBase,
-	resolveBaseUrl,
 } from '../../credentials/hosts';
 import type { HostCredentialFields } from '../../credentials/hosts';
 import { approveBaseUrl } from '../../credentials/urlPolicy';
@@ -32,6 +31,9 @@ import { byId, seedFile } from './file-operations-support';
 import { SEEDED_KEYS, credentialsFor, requestsTo, useEmulator, useFakeWaitClock } from './support';
 
 const emulator = useEmulator();
+
+/** The credential's API base URL as text. */
+const resolveBaseUrl = (fields: HostCredentialFields): string => resolveApiBase(fields).url;
 useFakeWaitClock();
 
 describe('Base URL Override: parsed, then judged', () => {
