@@ -8,7 +8,7 @@ import * as getValues from './getValues.operation';
 import * as reportExportStatus from './reportExportStatus.operation';
 import * as rerunExtraction from './rerunExtraction.operation';
 import * as updateValues from './updateValues.operation';
-import * as upload from './upload.operation';
+import * as upload from './upload/upload.operation';
 
 export const { operations, description, toolDescription } = defineResource('file', 'upload', [
 	{

@@ -1,7 +1,3 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
-import { invalidParameter } from './validation';
-
 const ZONE_SUFFIX = /(Z|[+-]\d{2}:?\d{2})$/i;
 const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?)?$/;
 
@@ -76,28 +72,4 @@ export function parseDateTime(value: unknown, timeZone: string): number | undefi
 	const zone = knownZone(timeZone);
 	const guess = wall - zoneOffsetMs(wall, zone);
 	return wall - zoneOffsetMs(guess, zone);
-}
-
-/**
- * An optional date parameter as the API wants it (ISO 8601 in UTC): undefined when empty, an
- * error naming the parameter and the item when it is not a date.
- */
-export function optionalTimestamp(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	parameter: string,
-	value: unknown,
-): string | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
-	const ms = parseDateTime(value, context.getTimezone());
-	if (ms === undefined) {
-		throw invalidParameter(
-			context,
-			itemIndex,
-			parameter,
-			value,
-			'a date and time such as 2026-01-31T00:00:00Z (without a zone, the workflow time zone applies)',
-		);
-	}
-	return new Date(ms).toISOString();
 }

@@ -1,0 +1,62 @@
+import type { IHttpRequestMethods } from 'n8n-workflow';
+
+import { SUBSCRIPTION_PATH } from '../../../credentials/hosts';
+import type { IdForm, IdSource } from './ids';
+import { requireServiceId } from './ids';
+import type { ApiContext } from '../../DocumentExtraction/transport';
+
+/**
+ * Every endpoint of the Document Extraction API (api-spec.md, Endpoints): the one place where
+ * methods and paths are written. Paths are below the API prefix (/prod/v1, added by the
+ * transport from credentials/urlPolicy.ts); a `{name}` segment is an ID, of the form `ids` gives.
+ */
+interface Endpoint {
+	method: IHttpRequestMethods;
+	path: string;
+	ids?: Record<string, IdForm>;
+}
+
+export const ENDPOINTS = {
+	listFiles: { method: 'GET', path: '/files' },
+	deleteFiles: { method: 'DELETE', path: '/files' },
+	reportExportStatus: { method: 'PATCH', path: '/files/{fileId}', ids: { fileId: 'uuid' } },
+	createPreviewUrl: { method: 'POST', path: '/files/preview' },
+	requestUpload: { method: 'POST', path: '/files/upload' },
+	initiateMultipartUpload: { method: 'POST', path: '/files/upload/multipart' },
+	completeMultipartUpload: { method: 'POST', path: '/files/upload/multipart/complete' },
+	getUploadStatus: { method: 'GET', path: '/uploads/{uploadId}', ids: { uploadId: 'uuid' } },
+	getFormValues: { method: 'GET', path: '/files/{fileId}/values', ids: { fileId: 'uuid' } },
+	updateFormValues: { method: 'PATCH', path: '/files/{fileId}/values', ids: { fileId: 'uuid' } },
+	rerunExtraction: { method: 'PATCH', path: '/files/schema/rerun' },
+	listFileTypes: { method: 'GET', path: '/file-type' },
+	approveFileType: { method: 'PATCH', path: '/file-type/approve' },
+	createDirectory: { method: 'POST', path: '/directories' },
+	getWorkflow: { method: 'GET', path: '/workflows/{workflowId}', ids: { workflowId: 'objectId' } },
+	executeQuery: { method: 'POST', path: '/query/execute' },
+	getSubscription: { method: 'GET', path: SUBSCRIPTION_PATH },
+	getProjectSettings: { method: 'GET', path: '/project/setting' },
+	patchSchemaFields: { method: 'PATCH', path: '/schemas' },
+} as const satisfies Record<string, Endpoint>;
+
+/** How messages name an endpoint, as the specification heads it: e.g. `GET /uploads/{uploadId}`. */
+export function endpointName(endpoint: Endpoint): string {
+	return `${endpoint.method} ${endpoint.path}`;
+}
+
+/**
+ * The path of an endpoint with its ID filled in. The ID is checked to be of the endpoint's form
+ * before it goes into the path (".." or "a/b" would reach another endpoint of the same host,
+ * whatever the encoding); a bad one fails naming `source`, and nothing is requested.
+ */
+export function pathTo(
+	context: ApiContext,
+	endpoint: Endpoint,
+	id: unknown,
+	source: IdSource,
+	itemIndex?: number,
+): string {
+	const [name, form] = Object.entries(endpoint.ids ?? {})[0] ?? [];
+	if (name === undefined || form === undefined) return endpoint.path;
+	const checked = requireServiceId(context, id, form, source, itemIndex);
+	return endpoint.path.replace(`{${name}}`, encodeURIComponent(checked));
+}
