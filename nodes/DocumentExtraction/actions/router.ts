@@ -7,25 +7,13 @@ import { BATCHING_DEFAULTS, BATCHING_PARAMETER } from '../descriptions/batching'
 import { requireNumber } from '../helpers/validation';
 import { apiKeysOf, isCancelled, limitsOf, pause, withoutSecrets } from '../transport';
 
-import * as directory from './directory';
-import * as file from './file';
-import * as fileType from './fileType';
-import * as query from './query';
-import * as schema from './schema';
+import { RESOURCES } from './registry';
 import type { ResourceOperations } from './types';
-import * as workflow from './workflow';
-import * as workspace from './workspace';
 
-/** Every resource's operations, by resource value. New resources are added here. */
-const resources: Record<string, ResourceOperations> = {
-	directory: directory.operations,
-	file: file.operations,
-	fileType: fileType.operations,
-	query: query.operations,
-	schema: schema.operations,
-	workflow: workflow.operations,
-	workspace: workspace.operations,
-};
+/** Every resource's operations, by resource value (from the registry). */
+const resources: Record<string, ResourceOperations> = Object.fromEntries(
+	RESOURCES.map((resource) => [resource.option.value, resource.operations]),
+);
 
 /** Fields of an error's context worth keeping in a continueOnFail item. */
 const ERROR_CONTEXT_FIELDS = ['uploadId', 'partNumber', 'fileId', 'httpCode', 'requestId'];
