@@ -24,7 +24,7 @@ export { API_PATH_PREFIX };
  */
 export const SUBSCRIPTION_PATH = '/subscription';
 
-export type InstanceId = 'default' | 'au' | 'sg' | 'jp';
+type InstanceId = 'default' | 'au' | 'sg' | 'jp';
 
 interface Instance {
 	value: InstanceId;

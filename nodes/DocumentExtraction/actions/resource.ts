@@ -18,7 +18,7 @@ interface OperationEntry {
 }
 
 /** What a resource module declares: its entry in the Resource selector and its operations. */
-export interface ResourceSpec {
+interface ResourceSpec {
 	value: string;
 	/** Shown in the Resource selector, with `description`. */
 	name: string;

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ApiContext } from '../../DocumentExtraction/transport';
-import { apiRequest, apiRequestAllItems, idempotencyKey, listAt } from '../../DocumentExtraction/transport';
-import { ENDPOINTS } from './endpoints';
+import { apiRequestAllItems, listAt } from '../../DocumentExtraction/transport';
+import { ENDPOINTS, sendWrite } from './endpoints';
 import type { SortOrder, SuccessAnswer, WriteCall } from './types';
 
 /** A file type (api-spec: File type), with its current schema version. */
-export interface FileType extends IDataObject {
+interface FileType extends IDataObject {
 	id?: string;
 	name?: string;
 	description?: string;
@@ -21,7 +21,7 @@ export interface FileType extends IDataObject {
 	updatedAt?: string;
 }
 
-export interface FileTypeListOptions {
+interface FileTypeListOptions {
 	/** Stop after this many file types; undefined reads every page. */
 	limit?: number;
 	sortBy?: string;
@@ -54,16 +54,11 @@ export async function approveFileType(
 	body: FileTypeApproval,
 	{ itemIndex }: WriteCall,
 ): Promise<SuccessAnswer> {
-	return await apiRequest.call(this, {
-		...ENDPOINTS.approveFileType,
-		body,
-		idempotencyKey: idempotencyKey(this, itemIndex, 'fileType.approve', body),
-		itemIndex,
-	});
+	return (await sendWrite(this, ENDPOINTS.approveFileType, body, itemIndex)).body;
 }
 
 /** PATCH /schemas body (deprecated by the API): field definitions, each naming a field by id or title. */
-export interface SchemaFieldsPatch extends IDataObject {
+interface SchemaFieldsPatch extends IDataObject {
 	schemaId: string;
 	fields: IDataObject[];
 }
@@ -74,10 +69,5 @@ export async function patchSchemaFields(
 	body: SchemaFieldsPatch,
 	{ itemIndex }: WriteCall,
 ): Promise<SuccessAnswer> {
-	return await apiRequest.call(this, {
-		...ENDPOINTS.patchSchemaFields,
-		body,
-		idempotencyKey: idempotencyKey(this, itemIndex, 'schema.updateFields', body),
-		itemIndex,
-	});
+	return (await sendWrite(this, ENDPOINTS.patchSchemaFields, body, itemIndex)).body;
 }

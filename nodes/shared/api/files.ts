@@ -2,15 +2,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ApiContext } from '../../DocumentExtraction/transport';
-import {
-	apiRequest,
-	apiRequestAllItems,
-	approveStorageUrl,
-	idempotencyKey,
-	listAt,
-	unexpectedResponse,
-} from '../../DocumentExtraction/transport';
-import { ENDPOINTS, pathTo } from './endpoints';
+import { apiRequest, apiRequestAllItems, approveStorageUrl, listAt, unexpectedResponse } from '../../DocumentExtraction/transport';
+import { ENDPOINTS, pathTo, sendWrite } from './endpoints';
 import type { ApiCall, SortOrder, WriteCall } from './types';
 
 /** A file (api-spec: File). `fileId` is checked to be text; the rest is as the service answered. */
@@ -135,13 +128,7 @@ export async function deleteFiles(
 	{ itemIndex }: WriteCall,
 ): Promise<DeleteFilesAnswer> {
 	// An array, as the specification's request sample sends (its prose says a comma string).
-	const body = { fileIds };
-	return await apiRequest.call(this, {
-		...ENDPOINTS.deleteFiles,
-		body,
-		idempotencyKey: idempotencyKey(this, itemIndex, 'file.delete', body),
-		itemIndex,
-	});
+	return (await sendWrite(this, ENDPOINTS.deleteFiles, { fileIds }, itemIndex)).body;
 }
 
 export type ExportStatus = 'completed' | 'empty' | 'error' | 'exporting';
@@ -153,7 +140,7 @@ export interface ExportStatusReport extends IDataObject {
 }
 
 /** PATCH /files/{fileId} answer (api-spec: File export info). */
-export interface ExportStatusAnswer extends IDataObject {
+interface ExportStatusAnswer extends IDataObject {
 	fileId?: string;
 	exportInfo?: {
 		integrationExportStatus?: string;
@@ -169,13 +156,8 @@ export async function reportExportStatus(
 	body: ExportStatusReport,
 	{ itemIndex }: WriteCall,
 ): Promise<ExportStatusAnswer> {
-	return await apiRequest.call(this, {
-		method: ENDPOINTS.reportExportStatus.method,
-		path: pathTo(this, ENDPOINTS.reportExportStatus, fileId, { what: 'file ID', source: 'The File parameter' }, itemIndex),
-		body,
-		idempotencyKey: idempotencyKey(this, itemIndex, 'file.reportExportStatus', body),
-		itemIndex,
-	});
+	const path = pathTo(this, ENDPOINTS.reportExportStatus, fileId, { what: 'file ID', source: 'The File parameter' }, itemIndex);
+	return (await sendWrite(this, ENDPOINTS.reportExportStatus, body, itemIndex, path)).body;
 }
 
 /**

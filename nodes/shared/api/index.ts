@@ -18,32 +18,15 @@
 export { ENDPOINTS, endpointName } from './endpoints';
 export type { IdForm, IdSource } from './ids';
 export { ID_FORMS, isId, requireServiceId } from './ids';
-export type { ApiCall, SortOrder, SuccessAnswer, WriteCall } from './types';
 export { withoutField } from './types';
-export type {
-	DeleteFilesAnswer,
-	ExportStatus,
-	ExportStatusAnswer,
-	ExportStatusReport,
-	FileListQuery,
-	FilePage,
-	FileRecord,
-} from './files';
+export type { DeleteFilesAnswer, ExportStatus, ExportStatusReport, FileListQuery, FilePage, FileRecord } from './files';
 export { FILE_PAGE_SIZE, createPreviewUrl, deleteFiles, getFile, listAllFiles, listFiles, reportExportStatus } from './files';
-export type {
-	MultipartCompletion,
-	MultipartInitiation,
-	MultipartUploadRequest,
-	UploadAnswer,
-	UploadRequest,
-	UploadStatus,
-} from './uploads';
+export type { MultipartUploadRequest, UploadAnswer, UploadRequest, UploadStatus } from './uploads';
 export { completeMultipartUpload, getUploadStatus, initiateMultipartUpload, requestUpload } from './uploads';
-export type { ExtractedField, FieldValue, FormValue, RerunNotification, RerunOptions, RerunRequest } from './values';
+export type { FieldValue, RerunNotification, RerunOptions, RerunRequest } from './values';
 export { getFormValues, rerunExtraction, updateFormValues } from './values';
-export type { FileType, FileTypeApproval, FileTypeListOptions, SchemaFieldsPatch } from './fileTypes';
+export type { FileTypeApproval } from './fileTypes';
 export { approveFileType, listFileTypes, patchSchemaFields } from './fileTypes';
-export type { Directory, DirectoryRequest, ProjectSettings, Subscription, Workflow } from './workspace';
+export type { DirectoryRequest } from './workspace';
 export { createDirectory, getProjectSettings, getSubscription, getWorkflow } from './workspace';
-export type { QueryPage, QueryRequest } from './query';
 export { executeQuery } from './query';

@@ -6,7 +6,7 @@ import { ENDPOINTS } from './endpoints';
 import type { ApiCall } from './types';
 
 /** POST /query/execute body. The inner shapes of the configuration are not in the specification. */
-export interface QueryRequest extends IDataObject {
+interface QueryRequest extends IDataObject {
 	queryConfig: IDataObject;
 	options?: { limit?: number; offset?: number; fieldMetadata?: IDataObject; skipCache?: boolean };
 }
@@ -16,7 +16,7 @@ export interface QueryRequest extends IDataObject {
  * `{ value }`), headers keyed by alias, the service's time, and the configuration errors that a
  * 200 answer can carry (check them before trusting the rows).
  */
-export interface QueryPage {
+interface QueryPage {
 	data: IDataObject[];
 	headers: IDataObject;
 	executionTimeMs: number;

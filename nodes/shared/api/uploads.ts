@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ApiContext } from '../../DocumentExtraction/transport';
-import { apiRequest, apiRequestWithResponse, idempotencyKey, unexpectedResponse } from '../../DocumentExtraction/transport';
-import { ENDPOINTS, endpointName, pathTo } from './endpoints';
+import { apiRequest, unexpectedResponse } from '../../DocumentExtraction/transport';
+import { ENDPOINTS, endpointName, pathTo, sendWrite } from './endpoints';
 import type { IdSource } from './ids';
 import { requireServiceId } from './ids';
 import type { ApiCall, WriteCall } from './types';
@@ -53,12 +53,7 @@ export async function requestUpload(
 	body: UploadRequest,
 	{ itemIndex }: WriteCall,
 ): Promise<{ upload: UploadAnswer; presignedUploadURL: string; replayed: boolean }> {
-	const answer = await apiRequestWithResponse.call(this, {
-		...ENDPOINTS.requestUpload,
-		body,
-		idempotencyKey: idempotencyKey(this, itemIndex, 'file.upload', body),
-		itemIndex,
-	});
+	const answer = await sendWrite(this, ENDPOINTS.requestUpload, body, itemIndex);
 	const { uploadId, presignedUploadURL } = answer.body;
 	if (typeof uploadId !== 'string' || typeof presignedUploadURL !== 'string') {
 		throw unexpectedResponse(this, 'the upload request', { ...answer.body, presignedUploadURL: undefined }, itemIndex);
@@ -83,7 +78,7 @@ export interface MultipartUploadRequest extends UploadRequest {
  * POST /files/upload/multipart answer: `id` and `key` (checked to be text) for the completion,
  * and a presigned URL per part. The part plan is judged by the caller before anything is sent.
  */
-export interface MultipartInitiation extends IDataObject {
+interface MultipartInitiation extends IDataObject {
 	id: string;
 	key: string;
 	uploadId?: string;
@@ -96,12 +91,7 @@ export async function initiateMultipartUpload(
 	body: MultipartUploadRequest,
 	{ itemIndex }: WriteCall,
 ): Promise<{ initiation: MultipartInitiation; replayed: boolean }> {
-	const answer = await apiRequestWithResponse.call(this, {
-		...ENDPOINTS.initiateMultipartUpload,
-		body,
-		idempotencyKey: idempotencyKey(this, itemIndex, 'file.upload.multipart', body),
-		itemIndex,
-	});
+	const answer = await sendWrite(this, ENDPOINTS.initiateMultipartUpload, body, itemIndex);
 	const initiation = answer.body;
 	if (typeof initiation.id !== 'string' || typeof initiation.key !== 'string') {
 		throw unexpectedResponse(this, 'the multipart upload request', withoutField(initiation, 'presignedUrls'), itemIndex);
@@ -110,7 +100,7 @@ export async function initiateMultipartUpload(
 }
 
 /** POST /files/upload/multipart/complete body: the ETags of the parts, in part order. */
-export interface MultipartCompletion extends IDataObject {
+interface MultipartCompletion extends IDataObject {
 	id: string;
 	key: string;
 	parts: Array<{ partNumber: number; eTag: string }>;
@@ -122,12 +112,7 @@ export async function completeMultipartUpload(
 	body: MultipartCompletion,
 	{ itemIndex }: WriteCall,
 ): Promise<IDataObject> {
-	const completion = await apiRequest.call(this, {
-		...ENDPOINTS.completeMultipartUpload,
-		body,
-		idempotencyKey: idempotencyKey(this, itemIndex, 'file.upload.multipart.complete', body),
-		itemIndex,
-	});
+	const { body: completion } = await sendWrite(this, ENDPOINTS.completeMultipartUpload, body, itemIndex);
 	if (completion.success === false) {
 		throw unexpectedResponse(this, 'the completion of the multipart upload', completion, itemIndex);
 	}

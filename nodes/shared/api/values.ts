@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ApiContext } from '../../DocumentExtraction/transport';
-import { apiRequest, apiRequestAllItems, idempotencyKey } from '../../DocumentExtraction/transport';
-import { ENDPOINTS, pathTo } from './endpoints';
+import { apiRequestAllItems } from '../../DocumentExtraction/transport';
+import { ENDPOINTS, pathTo, sendWrite } from './endpoints';
 import type { IdSource } from './ids';
 import type { ApiCall, SuccessAnswer, WriteCall } from './types';
 
 /** One extracted field of a form (api-spec: File form values). */
-export interface ExtractedField extends IDataObject {
+interface FormField extends IDataObject {
 	title?: string;
 	type?: string;
 	description?: string;
@@ -17,11 +17,11 @@ export interface ExtractedField extends IDataObject {
 }
 
 /** One form value record of a file: its fields and their values. */
-export interface FormValue extends IDataObject {
+interface FormValue extends IDataObject {
 	id?: string;
 	fileId?: string;
 	fileName?: string;
-	fields?: ExtractedField[];
+	fields?: FormField[];
 }
 
 /** Where a file ID comes from when the caller does not say: a file record of a list (the trigger). */
@@ -77,13 +77,8 @@ export async function updateFormValues(
 	{ itemIndex }: WriteCall,
 ): Promise<IDataObject> {
 	const body: IDataObject = { fields: fields.map(({ title, value }) => ({ title, value })) as IDataObject[] };
-	return await apiRequest.call(this, {
-		method: ENDPOINTS.updateFormValues.method,
-		path: pathTo(this, ENDPOINTS.updateFormValues, fileId, { what: 'file ID', source: 'The File parameter' }, itemIndex),
-		body,
-		idempotencyKey: idempotencyKey(this, itemIndex, 'file.updateValues', body),
-		itemIndex,
-	});
+	const path = pathTo(this, ENDPOINTS.updateFormValues, fileId, { what: 'file ID', source: 'The File parameter' }, itemIndex);
+	return (await sendWrite(this, ENDPOINTS.updateFormValues, body, itemIndex, path)).body;
 }
 
 /** The notification a rerun sends on completion, and the entity and action it reports. */
@@ -115,10 +110,5 @@ export async function rerunExtraction(
 	body: RerunRequest,
 	{ itemIndex }: WriteCall,
 ): Promise<SuccessAnswer> {
-	return await apiRequest.call(this, {
-		...ENDPOINTS.rerunExtraction,
-		body,
-		idempotencyKey: idempotencyKey(this, itemIndex, 'file.rerunExtraction', body),
-		itemIndex,
-	});
+	return (await sendWrite(this, ENDPOINTS.rerunExtraction, body, itemIndex)).body;
 }

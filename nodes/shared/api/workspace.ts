@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ApiContext } from '../../DocumentExtraction/transport';
-import { apiRequest, idempotencyKey } from '../../DocumentExtraction/transport';
-import { ENDPOINTS, pathTo } from './endpoints';
+import { apiRequest } from '../../DocumentExtraction/transport';
+import { ENDPOINTS, pathTo, sendWrite } from './endpoints';
 import type { ApiCall, WriteCall } from './types';
 import { objectAt } from './types';
 
 /** The workspace subscription (api-spec: Subscription): plan, credit, quotas used and allowed. */
-export interface Subscription extends IDataObject {
+interface Subscription extends IDataObject {
 	id?: string;
 	workspaceId?: string;
 	subscriptionPlan?: string;
@@ -22,7 +22,7 @@ export async function getSubscription(this: ApiContext, call: ApiCall = {}): Pro
 }
 
 /** The project settings (api-spec: Project setting). */
-export interface ProjectSettings extends IDataObject {
+interface ProjectSettings extends IDataObject {
 	projectId?: string;
 	ocrModel?: string;
 	formTargetLanguage?: string;
@@ -43,7 +43,7 @@ export interface DirectoryRequest extends IDataObject {
 }
 
 /** A directory (api-spec: Directory). */
-export interface Directory extends IDataObject {
+interface Directory extends IDataObject {
 	id?: string;
 	name?: string;
 	status?: string;
@@ -57,17 +57,12 @@ export async function createDirectory(
 	body: DirectoryRequest,
 	{ itemIndex }: WriteCall,
 ): Promise<Directory> {
-	const answer = await apiRequest.call(this, {
-		...ENDPOINTS.createDirectory,
-		body,
-		idempotencyKey: idempotencyKey(this, itemIndex, 'directory.create', body),
-		itemIndex,
-	});
+	const { body: answer } = await sendWrite(this, ENDPOINTS.createDirectory, body, itemIndex);
 	return objectAt<Directory>(this, answer, 'directory', 'the directory creation', itemIndex);
 }
 
 /** A workflow (api-spec: Workflow) with its step summaries. */
-export interface Workflow extends IDataObject {
+interface Workflow extends IDataObject {
 	id?: string;
 	name?: string;
 	status?: string;
