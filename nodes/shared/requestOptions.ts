@@ -1,22 +1,39 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { ANSWER_LIMITS, SPEED_LIMITS, WAIT_LIMITS } from '../DocumentExtraction/transport';
+import {
+	ANSWER_LIMITS,
+	LOW_SPEED_TIME_PARAMETER,
+	MAX_ANSWER_PARAMETER,
+	MAX_WAIT_PARAMETER,
+	MIN_SPEED_PARAMETER,
+	REQUEST_TIMEOUT_PARAMETER,
+	SPEED_LIMITS,
+	WAIT_LIMITS,
+} from '../DocumentExtraction/transport';
 
 /**
  * The options of the request path (DocumentExtraction/transport/limits.ts) as both nodes offer
  * them: every Options collection holds them, and the transport reads them by name.
  */
 
+/** The collection every operation's options are in (the transport reads `options.<name>`). */
+const OPTIONS = 'options';
+
+/** The name of an option in the Options collection, from the path the transport reads it at. */
+function optionName(parameterPath: string): string {
+	return parameterPath.slice(`${OPTIONS}.`.length);
+}
+
 const DEFAULT_MAX_WAIT_SECONDS = WAIT_LIMITS.defaultMaxWaitSeconds;
 const DEFAULT_REQUEST_TIMEOUT_SECONDS = WAIT_LIMITS.defaultRequestTimeoutSeconds;
 
 /**
- * Goes into every operation's Options collection; the transport reads it (MAX_WAIT_PARAMETER).
+ * Goes into every operation's Options collection; the transport reads it at MAX_WAIT_PARAMETER.
  * Its name stays `maxRateLimitWait` so that saved workflows keep their value.
  */
 const maxRetryWaitOption: INodeProperties = {
 	displayName: 'Max Retry Wait (Seconds)',
-	name: 'maxRateLimitWait',
+	name: optionName(MAX_WAIT_PARAMETER),
 	type: 'number',
 	typeOptions: { minValue: 0, maxValue: WAIT_LIMITS.maxMaxWaitSeconds },
 	default: DEFAULT_MAX_WAIT_SECONDS,
@@ -24,10 +41,10 @@ const maxRetryWaitOption: INodeProperties = {
 		'How long one item may spend in total waiting and trying its requests again: after "too many requests" (HTTP 429, the node waits as long as the API asks, at least 1 second, and holds every request made with the same API key in this n8n, other executions too) and after server or network failures (0.5, 1, 2 … seconds). When a wait would go past it, the item fails and says why. 0 never waits: the first 429 or failure fails the item.',
 };
 
-/** Goes into every operation's Options collection; the transport reads it (REQUEST_TIMEOUT_PARAMETER). */
+/** Goes into every operation's Options collection; the transport reads it at REQUEST_TIMEOUT_PARAMETER. */
 const requestTimeoutOption: INodeProperties = {
 	displayName: 'Request Timeout (Seconds)',
-	name: 'requestTimeout',
+	name: optionName(REQUEST_TIMEOUT_PARAMETER),
 	type: 'number',
 	typeOptions: { minValue: WAIT_LIMITS.minRequestTimeoutSeconds },
 	default: DEFAULT_REQUEST_TIMEOUT_SECONDS,
@@ -35,10 +52,10 @@ const requestTimeoutOption: INodeProperties = {
 		'How long one request to the API may take, from sending it to the last byte of its answer, and how long a file upload or download may go without moving a byte, before it is abandoned (and tried again when that is safe). All the attempts and waits of one request end within Request Timeout + Max Retry Wait.',
 };
 
-/** Goes into every operation's Options collection; the transport reads it (MAX_ANSWER_PARAMETER). */
+/** Goes into every operation's Options collection; the transport reads it at MAX_ANSWER_PARAMETER. */
 const maxAnswerSizeOption: INodeProperties = {
 	displayName: 'Max Answer Size (MB)',
-	name: 'maxAnswerSize',
+	name: optionName(MAX_ANSWER_PARAMETER),
 	type: 'number',
 	typeOptions: { minValue: ANSWER_LIMITS.minMaxAnswerMb, maxValue: ANSWER_LIMITS.maxMaxAnswerMb },
 	default: ANSWER_LIMITS.defaultMaxAnswerMb,
@@ -53,7 +70,7 @@ const maxAnswerSizeOption: INodeProperties = {
 export const transferSpeedOptions: INodeProperties[] = [
 	{
 		displayName: 'Min Transfer Speed (KB/s)',
-		name: 'minTransferSpeed',
+		name: optionName(MIN_SPEED_PARAMETER),
 		type: 'number',
 		typeOptions: { minValue: 0.1, numberPrecision: 1 },
 		default: SPEED_LIMITS.defaultMinSpeedKbps,
@@ -62,7 +79,7 @@ export const transferSpeedOptions: INodeProperties[] = [
 	},
 	{
 		displayName: 'Low Speed Time (Seconds)',
-		name: 'lowSpeedTime',
+		name: optionName(LOW_SPEED_TIME_PARAMETER),
 		type: 'number',
 		typeOptions: { minValue: SPEED_LIMITS.minLowSpeedSeconds, maxValue: SPEED_LIMITS.maxLowSpeedSeconds },
 		default: SPEED_LIMITS.defaultLowSpeedSeconds,
@@ -74,7 +91,7 @@ export const transferSpeedOptions: INodeProperties[] = [
 export function optionsCollection(extra: INodeProperties[] = []): INodeProperties {
 	return {
 		displayName: 'Options',
-		name: 'options',
+		name: OPTIONS,
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
