@@ -5,7 +5,7 @@ import { ANSWER_LIMITS } from './limits';
 import { redact, redactQuery } from './secrets';
 
 /** The API's problem+json body (see api-spec "Errors"), including the deprecated legacy keys. */
-export interface Problem {
+interface Problem {
 	type?: string;
 	title?: string;
 	status?: number;
@@ -27,7 +27,7 @@ export interface Violation {
 	parameter?: string;
 }
 
-export interface ApiErrorInput {
+interface ApiErrorInput {
 	statusCode: number;
 	statusMessage?: string;
 	body: unknown;
@@ -248,7 +248,7 @@ function explainNetworkCode(code: string | undefined, timeoutMs?: number): strin
 	return code ? `network error ${code}` : 'network error';
 }
 
-export interface NetworkErrorInput {
+interface NetworkErrorInput {
 	method: string;
 	/** Shown without its query (it may hold a signature). */
 	url: string;
@@ -336,7 +336,7 @@ export function refusedUrlError(node: INode, message: string, itemIndex?: number
 }
 
 /** A size for a person: bytes, KB or MB (1024-based, as the options count). */
-export function sizeText(bytes: number): string {
+function sizeText(bytes: number): string {
 	if (bytes < 1024) return `${bytes} bytes`;
 	if (bytes < 1024 * 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
 	const mb = bytes / (1024 * 1024);

@@ -18,16 +18,13 @@
  *   urlPolicy.ts   URLs the API hands back; idempotency.ts Idempotency-Key values
  */
 export type { ApiContext } from './context';
-export { isExecuteContext, readParameter } from './context';
-export { CREDENTIAL_TYPE } from './http';
 export { apiKeysOf, limitsOf, secretsOf, withRunScope } from './scope';
-export type { ApiRequest, ApiResponse } from './api';
+export type { ApiResponse } from './api';
 export { apiRequest, apiRequestWithResponse, unexpectedResponse } from './api';
-export type { PageOf, PaginationOptions } from './pagination';
 export { apiRequestAllItems, listAt } from './pagination';
-export { buildApiError, describeViolation, tooLargeError, trimTrailingStops } from './errors';
-export type { Problem, Violation } from './errors';
-export { redact, scrubError, withoutSecrets } from './secrets';
+export { describeViolation, trimTrailingStops } from './errors';
+export type { Violation } from './errors';
+export { scrubError, withoutSecrets } from './secrets';
 export { idempotencyKey } from './idempotency';
 export type { Deadline } from './budget';
 export {
@@ -40,15 +37,8 @@ export {
 	SPEED_LIMITS,
 	WAIT_LIMITS,
 } from './limits';
-export { cancelledError, isCancelled, pause, throwIfCancelled } from './cancel';
+export { cancelledError, isCancelled, pause } from './cancel';
 export { isEndedByDeadline } from './retry';
 export { waitClock } from './clock';
-export type {
-	PayloadSource,
-	StorageDownload,
-	StorageDownloadOptions,
-	StoragePutOptions,
-	StoragePutResult,
-	UploadPayload,
-} from './storage';
+export type { PayloadSource } from './storage';
 export { allowedDownloadBytes, approveStorageUrl, downloadFromStorage, putToStorage } from './storage';

@@ -23,7 +23,7 @@ import { TransferWatch } from './watch';
  */
 
 /** Bytes for one PUT: a buffer, or a stream read from n8n's binary storage. */
-export interface UploadPayload {
+interface UploadPayload {
 	body: Buffer | NodeJS.ReadableStream;
 	contentLength: number;
 }
@@ -34,7 +34,7 @@ export interface UploadPayload {
  */
 export type PayloadSource = () => Promise<UploadPayload>;
 
-export interface StorageRequestOptions {
+interface StorageRequestOptions {
 	/** Names what is being sent or read, for errors: e.g. `file "invoice.pdf"`, `part 3 of upload …`. */
 	label: string;
 	/** What the URL is, for the URL policy's messages. */
@@ -49,12 +49,12 @@ export interface StorageRequestOptions {
 	validUntil?: number;
 }
 
-export interface StoragePutOptions extends StorageRequestOptions {
+interface StoragePutOptions extends StorageRequestOptions {
 	contentType?: string;
 	headers?: IDataObject;
 }
 
-export interface StoragePutResult {
+interface StoragePutResult {
 	statusCode: number;
 	/** The ETag header of the answer, quotes kept (multipart completion sends it back as is). */
 	etag?: string;
@@ -331,7 +331,7 @@ export async function putToStorage(
 	});
 }
 
-export interface StorageDownloadOptions extends StorageRequestOptions {
+interface StorageDownloadOptions extends StorageRequestOptions {
 	/**
 	 * The most bytes the download may bring: the size the API's record announced, with a small
 	 * tolerance (see allowedDownloadBytes); the Max Answer Size when no size is known.
@@ -361,7 +361,7 @@ export function allowedDownloadBytes(announcedBytes: unknown): number | undefine
 	return Math.ceil(announcedBytes + Math.max(4096, announcedBytes / 100));
 }
 
-export interface StorageDownload {
+interface StorageDownload {
 	/** The bytes as a stream: hand it to prepareBinaryData without buffering. */
 	body: NodeJS.ReadableStream;
 	headers: IDataObject;
