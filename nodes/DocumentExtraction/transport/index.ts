@@ -11,10 +11,12 @@
  *   limits.ts      every bound's default and the options that change it
  *   cancel.ts      stopping: the cancel signal and waits that end on it
  *   api.ts         API calls (JSON, problem+json), pagination.ts their lists
- *   storage.ts     presigned storage transfers (PUT, download)
+ *   storage.ts     presigned storage transfers (PUT, download); storageAttempt.ts one attempt's
+ *                  answer, failure, bounds and retries
  *   connection.ts  the credential read once: base URL, key, gate
  *   scope.ts       what one run or poll shares (budgets, options, secrets seen)
- *   secrets.ts     redaction of keys and signatures; errors.ts the errors a person reads
+ *   secrets.ts     redaction of keys and signatures; errors.ts the errors a person reads of an
+ *                  API error answer, transferErrors.ts of a request without a usable answer
  *   urlPolicy.ts   URLs the API hands back; idempotency.ts Idempotency-Key values
  */
 export type { ApiContext } from './context';
