@@ -24,8 +24,12 @@ function optionName(parameterPath: string): string {
 	return parameterPath.slice(`${OPTIONS}.`.length);
 }
 
+// Defaults as plain names: n8n's node lint reads a parameter's default only from a literal or a name.
 const DEFAULT_MAX_WAIT_SECONDS = WAIT_LIMITS.defaultMaxWaitSeconds;
 const DEFAULT_REQUEST_TIMEOUT_SECONDS = WAIT_LIMITS.defaultRequestTimeoutSeconds;
+const DEFAULT_MAX_ANSWER_MB = ANSWER_LIMITS.defaultMaxAnswerMb;
+const DEFAULT_MIN_SPEED_KBPS = SPEED_LIMITS.defaultMinSpeedKbps;
+const DEFAULT_LOW_SPEED_SECONDS = SPEED_LIMITS.defaultLowSpeedSeconds;
 
 /**
  * Goes into every operation's Options collection; the transport reads it at MAX_WAIT_PARAMETER.
@@ -58,7 +62,7 @@ const maxAnswerSizeOption: INodeProperties = {
 	name: optionName(MAX_ANSWER_PARAMETER),
 	type: 'number',
 	typeOptions: { minValue: ANSWER_LIMITS.minMaxAnswerMb, maxValue: ANSWER_LIMITS.maxMaxAnswerMb },
-	default: ANSWER_LIMITS.defaultMaxAnswerMb,
+	default: DEFAULT_MAX_ANSWER_MB,
 	description:
 		'The largest answer from the API that is read into memory (and the largest download whose size the service does not announce). A larger answer fails the item, saying so, before the rest of it is read. Raise it only for documents with very large tables.',
 };
@@ -73,7 +77,7 @@ export const transferSpeedOptions: INodeProperties[] = [
 		name: optionName(MIN_SPEED_PARAMETER),
 		type: 'number',
 		typeOptions: { minValue: 0.1, numberPrecision: 1 },
-		default: SPEED_LIMITS.defaultMinSpeedKbps,
+		default: DEFAULT_MIN_SPEED_KBPS,
 		description:
 			'A file upload or download that moves slower than this for "Low Speed Time" is abandoned (and tried again while Max Retry Wait allows), then fails naming the speed it saw',
 	},
@@ -82,7 +86,7 @@ export const transferSpeedOptions: INodeProperties[] = [
 		name: optionName(LOW_SPEED_TIME_PARAMETER),
 		type: 'number',
 		typeOptions: { minValue: SPEED_LIMITS.minLowSpeedSeconds, maxValue: SPEED_LIMITS.maxLowSpeedSeconds },
-		default: SPEED_LIMITS.defaultLowSpeedSeconds,
+		default: DEFAULT_LOW_SPEED_SECONDS,
 		description: 'How long a transfer may stay below "Min Transfer Speed" before it is abandoned',
 	},
 ];

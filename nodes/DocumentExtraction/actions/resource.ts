@@ -40,7 +40,7 @@ export interface Resource {
 }
 
 export function defineResource(spec: ResourceSpec): Resource {
-	const { value: resource, operations: entries } = spec;
+	const { value: resource, operations: entries, defaultOperation } = spec;
 	const selector: INodeProperties = {
 		displayName: 'Operation',
 		name: 'operation',
@@ -50,7 +50,7 @@ export function defineResource(spec: ResourceSpec): Resource {
 		options: [...entries]
 			.sort((a, b) => a.name.localeCompare(b.name))
 			.map(({ name, value, description, action }) => ({ name, value, description, action })),
-		default: spec.defaultOperation,
+		default: defaultOperation,
 	};
 	return {
 		option: { name: spec.name, value: resource, description: spec.description },
