@@ -31,10 +31,10 @@ import { byId, seedFile } from './file-operations-support';
 import { SEEDED_KEYS, credentialsFor, requestsTo, useEmulator, useFakeWaitClock } from './support';
 
 const emulator = useEmulator();
+useFakeWaitClock();
 
 /** The credential's API base URL as text. */
 const resolveBaseUrl = (fields: HostCredentialFields): string => resolveApiBase(fields).url;
-useFakeWaitClock();
 
 describe('Base URL Override: parsed, then judged', () => {
 	it(`refuses ${HOSTILE_BASE_URLS.length} hostile values, each with the reason`, () => {

@@ -6,7 +6,6 @@ import { asNodeError } from '../../shared/nodeError';
 import { BATCHING_DEFAULTS, BATCHING_PARAMETER } from '../descriptions/batching';
 import { requireNumber } from '../helpers/validation';
 import { apiKeysOf, isCancelled, limitsOf, pause, withoutSecrets } from '../transport';
-
 import { RESOURCES } from './registry';
 import type { ResourceOperations } from './types';
 
