@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { optionsCollection } from '../DocumentExtraction/descriptions/common';
+import { optionsCollection } from '../shared/requestOptions';
 
 export const triggerProperties: INodeProperties[] = [
 	{

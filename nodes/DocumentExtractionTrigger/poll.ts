@@ -1,12 +1,15 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { withLeadingKeys } from '../DocumentExtraction/helpers/keyOrder';
-import { valuesField } from '../DocumentExtraction/helpers/values';
-import { apiKeysOf, scrubError, secretsOf, withoutSecrets } from '../DocumentExtraction/transport';
+import { apiKeysOf, withoutSecrets } from '../DocumentExtraction/transport';
+import type { FileRecord } from '../shared/api';
+import { FILE_PAGE_SIZE, listFiles } from '../shared/api';
+import { forEachConcurrently } from '../shared/concurrency';
+import { asNodeError } from '../shared/nodeError';
+import { withLeadingKeys } from '../shared/output/keyOrder';
+import { valuesField } from '../shared/output/values';
 import { PollBudget } from './budget';
 import type { FileStream } from './files';
-import { PAGE_SIZE, STREAMS, fileIdsQueryValue, hasFailed, isProcessed, listFiles, stampOf } from './files';
+import { STREAMS, hasFailed, isProcessed, stampOf } from './files';
 import { Position } from './position';
 import type { TriggerSettings } from './settings';
 import { fileFilter, readSettings } from './settings';
@@ -32,7 +35,7 @@ type Walk = 'main' | 'ahead';
 class PollRun {
 	readonly items: INodeExecutionData[] = [];
 	private readonly stream: FileStream;
-	private readonly passes: (file: IDataObject) => boolean;
+	private readonly passes: (file: FileRecord) => boolean;
 	private readonly historyUntilMs: number | undefined;
 	private readonly walker: Walker;
 	private readonly cursor: Position;
@@ -99,7 +102,7 @@ class PollRun {
 		}
 	}
 
-	private classify(file: IDataObject): Action {
+	private classify(file: FileRecord): Action {
 		const isHistory =
 			this.historyUntilMs !== undefined && stampOf(this.context, file, this.stream).ms <= this.historyUntilMs;
 		if (isProcessed(file)) return isHistory || !this.passes(file) ? 'pass' : 'emit';
@@ -109,7 +112,7 @@ class PollRun {
 		return 'pass';
 	}
 
-	private emittedKey(file: IDataObject): string {
+	private emittedKey(file: FileRecord): string {
 		const id = String(file.fileId);
 		return this.settings.event === 'fileProcessed' ? id : `${id}@${stampOf(this.context, file, this.stream).ms}`;
 	}
@@ -118,8 +121,8 @@ class PollRun {
 	 * What to do with each file of a page, in order, within the room left (items, pending ids,
 	 * ahead ids); stops at the first file there is no room for.
 	 */
-	private decide(files: IDataObject[], walk: Walk): { plan: Array<{ file: IDataObject; action: Action }>; complete: boolean } {
-		const plan: Array<{ file: IDataObject; action: Action }> = [];
+	private decide(files: FileRecord[], walk: Walk): { plan: Array<{ file: FileRecord; action: Action }>; complete: boolean } {
+		const plan: Array<{ file: FileRecord; action: Action }> = [];
 		let emits = 0;
 		let pends = 0;
 		for (const file of files) {
@@ -149,7 +152,7 @@ class PollRun {
 	 * file. Returns false when it stopped before the end of the page (no room left); throws after
 	 * handling the files before a failed values request.
 	 */
-	private async handlePage(files: IDataObject[], walk: Walk): Promise<boolean> {
+	private async handlePage(files: FileRecord[], walk: Walk): Promise<boolean> {
 		const position = walk === 'main' ? this.cursor : (this.frontier as Position);
 		const { plan, complete } = this.decide(files, walk);
 		const { values, error } = await this.valuesOf(plan.filter((step) => step.action === 'emit').map((step) => step.file));
@@ -172,7 +175,7 @@ class PollRun {
 	}
 
 	/** Adds the item of a file (with its values when asked); false when its values are missing. */
-	private emit(file: IDataObject, values: Map<string, IDataObject>): boolean {
+	private emit(file: FileRecord, values: Map<string, IDataObject>): boolean {
 		const extra = values.get(String(file.fileId));
 		if (this.settings.includeValues && extra === undefined) return false;
 		this.items.push({ json: withLeadingKeys({ ...file, ...(extra ?? {}) }) });
@@ -181,39 +184,39 @@ class PollRun {
 	}
 
 	/** Values of the files (when asked), side by side; stops at the first failure or the budget. */
-	private async valuesOf(files: IDataObject[]): Promise<{ values: Map<string, IDataObject>; error?: unknown }> {
+	private async valuesOf(files: FileRecord[]): Promise<{ values: Map<string, IDataObject>; error?: unknown }> {
 		const values = new Map<string, IDataObject>();
 		if (!this.settings.includeValues || files.length === 0) return { values };
-		let error: unknown;
-		let next = 0;
-		const worker = async () => {
-			while (error === undefined && next < files.length && this.budget.allows()) {
-				const id = String(files[next++].fileId);
-				try {
+		try {
+			await forEachConcurrently(
+				files.length,
+				VALUES_CONCURRENCY,
+				async (index) => {
+					const id = String(files[index].fileId);
 					values.set(id, await valuesField.call(this.context, id, undefined, true));
-				} catch (failure) {
-					error ??= failure;
-				}
-			}
-		};
-		await Promise.all(Array.from({ length: Math.min(VALUES_CONCURRENCY, files.length) }, worker));
-		return { values, error };
+				},
+				() => !this.budget.allows(),
+			);
+		} catch (error) {
+			return { values, error };
+		}
+		return { values };
 	}
 
 	/** Asks for the pending files again: emits those now processed, forgets those that will not be. */
 	private async recheckPending(): Promise<void> {
 		const ids = [...this.pending];
 		const newestMs = Math.max(this.cursor.ms ?? Number.NaN, this.frontier?.ms ?? this.cursor.ms ?? Number.NaN);
-		for (let start = 0; start < ids.length; start += PAGE_SIZE) {
+		for (let start = 0; start < ids.length; start += FILE_PAGE_SIZE) {
 			if (start > 0 && !this.budget.allows()) return;
-			const batch = ids.slice(start, start + PAGE_SIZE);
+			const batch = ids.slice(start, start + FILE_PAGE_SIZE);
 			const { files } = await listFiles.call(this.context, {
-				fileIds: fileIdsQueryValue(batch),
+				fileIds: batch,
 				page: 1,
-				limit: PAGE_SIZE,
+				limit: FILE_PAGE_SIZE,
 			});
 			const byId = new Map(files.map((file) => [String(file.fileId), file]));
-			const ready: IDataObject[] = [];
+			const ready: FileRecord[] = [];
 			const before = this.pending.size;
 			for (const id of batch) {
 				const file = byId.get(id);
@@ -236,18 +239,10 @@ class PollRun {
 	}
 
 	/** Unchanged for PENDING_GIVE_UP_MS before the newest upload the trigger has seen. */
-	private isAbandoned(file: IDataObject, newestMs: number): boolean {
+	private isAbandoned(file: FileRecord, newestMs: number): boolean {
 		const updatedMs = Date.parse(String(file.updatedAt ?? ''));
 		return !Number.isNaN(newestMs) && !Number.isNaN(updatedMs) && newestMs - updatedMs > PENDING_GIVE_UP_MS;
 	}
-}
-
-function asNodeError(context: IPollFunctions, error: unknown): NodeApiError | NodeOperationError {
-	const nodeError =
-		error instanceof NodeApiError || error instanceof NodeOperationError
-			? error
-			: new NodeOperationError(context.getNode(), error as Error);
-	return scrubError(nodeError, secretsOf(context));
 }
 
 /**

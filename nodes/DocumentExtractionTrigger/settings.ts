@@ -1,8 +1,9 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { parseDateTime } from '../DocumentExtraction/helpers/dates';
-import { COMMA_OR_NEW_LINE, splitList } from '../DocumentExtraction/helpers/lists';
+import { isId } from '../shared/api';
+import { parseDateTime } from '../shared/dates';
+import { COMMA_OR_NEW_LINE, splitList } from '../shared/lists';
 
 export type TriggerEvent = 'fileProcessed' | 'fileUpdated';
 
@@ -21,9 +22,7 @@ export interface TriggerSettings {
 }
 
 /** Max Documents per Poll by default. */
-export const DEFAULT_MAX_ITEMS = 1000;
-
-const SCHEMA_ID = /^[0-9a-f]{24}$/i;
+const DEFAULT_MAX_ITEMS = 1000;
 
 export function readSettings(context: IPollFunctions): TriggerSettings {
 	const node = context.getNode();
@@ -45,7 +44,7 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 	}
 
 	const schemaIds = splitList(filters.schemaIds, COMMA_OR_NEW_LINE);
-	const invalid = schemaIds.find((id) => !SCHEMA_ID.test(id));
+	const invalid = schemaIds.find((id) => !isId(id, 'objectId'));
 	if (invalid !== undefined) {
 		throw new NodeOperationError(node, `Schema ID "${invalid}" is not a schema ID`, {
 			description:

@@ -1,10 +1,11 @@
-import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { withLeadingKeys } from '../DocumentExtraction/helpers/keyOrder';
-import { valuesField } from '../DocumentExtraction/helpers/values';
 import { apiKeysOf, withoutSecrets } from '../DocumentExtraction/transport';
-import { PAGE_SIZE, STREAMS, isProcessed, listFiles, stampOf } from './files';
+import { FILE_PAGE_SIZE, listFiles } from '../shared/api';
+import { withLeadingKeys } from '../shared/output/keyOrder';
+import { valuesField } from '../shared/output/values';
+import { STREAMS, isProcessed, stampOf } from './files';
 import type { TriggerSettings } from './settings';
 import { fileFilter } from './settings';
 import type { TriggerState } from './state';
@@ -37,7 +38,7 @@ export async function initialState(
 		sortBy: stream.sortBy,
 		sortOrder: 'DESC',
 		page: 1,
-		limit: PAGE_SIZE,
+		limit: FILE_PAGE_SIZE,
 	});
 	onRequest();
 	if (files.length === 0) return { ...base, cursor: { at: null, ids: [] } };
@@ -72,7 +73,7 @@ export async function fetchTestEvent(
 			sortBy: 'updatedAt',
 			sortOrder: 'DESC',
 			page,
-			limit: PAGE_SIZE,
+			limit: FILE_PAGE_SIZE,
 		});
 		const match = files.find((file) => isProcessed(file) && passes(file));
 		if (match) {
@@ -81,9 +82,9 @@ export async function fetchTestEvent(
 				: {};
 			return [withoutSecrets([{ json: withLeadingKeys({ ...match, ...extra }) }], apiKeysOf(this))];
 		}
-		if (files.length < PAGE_SIZE) break;
+		if (files.length < FILE_PAGE_SIZE) break;
 		// A page that brings no file the pages before had not: the service ignores `page`.
-		if (files.every((file: IDataObject) => listed.has(String(file.fileId)))) break;
+		if (files.every((file) => listed.has(String(file.fileId)))) break;
 		for (const file of files) listed.add(String(file.fileId));
 	}
 	const filtered = settings.fileClasses.length > 0 || settings.schemaIds.length > 0;
@@ -93,7 +94,7 @@ export async function fetchTestEvent(
 			? 'No processed document matches the filters yet'
 			: 'No processed document in this workspace yet',
 		{
-			description: `The trigger looked at the ${TEST_EVENT_PAGES * PAGE_SIZE} most recently changed files. Upload a document (for example with the Document Extraction node), wait until it is processed, then fetch again${filtered ? ', or widen the filters' : ''}.`,
+			description: `The trigger looked at the ${TEST_EVENT_PAGES * FILE_PAGE_SIZE} most recently changed files. Upload a document (for example with the Document Extraction node), wait until it is processed, then fetch again${filtered ? ', or widen the filters' : ''}.`,
 		},
 	);
 }

@@ -1,12 +1,14 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { IPollFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { FilePage, FileStream } from './files';
-import { PAGE_SIZE, listFiles, stampOf } from './files';
+import type { FilePage, FileRecord } from '../shared/api';
+import { FILE_PAGE_SIZE, listFiles } from '../shared/api';
+import type { FileStream } from './files';
+import { stampOf } from './files';
 import type { Position } from './position';
 
 /** List requests of one poll (pages, checks and searches together): 20,000 files looked at. */
-export const MAX_LIST_REQUESTS = 200;
+const MAX_LIST_REQUESTS = 200;
 /** A file dated later than n8n's clock plus this waits (with every file after it) until then. */
 export const FUTURE_TOLERANCE_MS = 10 * 60 * 1000;
 /** Restarts of a walk through files sharing one timestamp after the set shifted under it. */
@@ -15,13 +17,13 @@ const MAX_TIE_RESTARTS = 3;
 const MAX_TIE_SEARCH_PAGES = 10;
 
 /** Whether the walk may list once more (n8n's poll budget, Max Documents per Poll, ...). */
-export type MayGoOn = () => boolean;
+type MayGoOn = () => boolean;
 
 /**
  * Handles the files of one page, in order, moving the position over each one it handled.
  * Returns false when it stopped before the end (the walk then ends).
  */
-export type PageHandler = (files: IDataObject[]) => Promise<boolean>;
+type PageHandler = (files: FileRecord[]) => Promise<boolean>;
 
 interface Place {
 	anchor: string | null;
@@ -76,13 +78,13 @@ export class Walker {
 		let listed = new Set<string>();
 		for (;;) {
 			if (answer === undefined && !this.canList()) return;
-			const { files, count } = answer ?? (await this.list(anchor, page, PAGE_SIZE));
+			const { files, count } = answer ?? (await this.list(anchor, page, FILE_PAGE_SIZE));
 			answer = undefined;
-			if (page > 1 && files.length >= PAGE_SIZE && files.every((file) => listed.has(String(file.fileId)))) {
+			if (page > 1 && files.length >= FILE_PAGE_SIZE && files.every((file) => listed.has(String(file.fileId)))) {
 				throw this.noProgress(anchor, page);
 			}
 			if (page > 1 && previousLastId !== undefined) {
-				const probe = await this.list(anchor, (page - 1) * PAGE_SIZE, 1);
+				const probe = await this.list(anchor, (page - 1) * FILE_PAGE_SIZE, 1);
 				if (probe.files[0]?.fileId !== previousLastId) {
 					restarts += 1;
 					if (restarts > MAX_TIE_RESTARTS || !this.canList()) return;
@@ -102,8 +104,8 @@ export class Walker {
 				this.warnFuture(future);
 				return;
 			}
-			if (files.length < PAGE_SIZE) return;
-			if (count !== undefined && count <= (page - 1) * PAGE_SIZE + files.length) return;
+			if (files.length < FILE_PAGE_SIZE) return;
+			if (count !== undefined && count <= (page - 1) * FILE_PAGE_SIZE + files.length) return;
 			const firstMs = stampOf(this.context, files[0], this.stream).ms;
 			const last = files[files.length - 1];
 			const lastMs = stampOf(this.context, last, this.stream).ms;
@@ -130,17 +132,17 @@ export class Walker {
 	 */
 	private async startPlace(position: Position): Promise<Place | undefined> {
 		const anchor = position.at;
-		if (anchor === null || position.count <= PAGE_SIZE) return { anchor, page: 1, skip: 0 };
-		const expected = Math.floor((position.count - 1) / PAGE_SIZE) + 1;
+		if (anchor === null || position.count <= FILE_PAGE_SIZE) return { anchor, page: 1, skip: 0 };
+		const expected = Math.floor((position.count - 1) / FILE_PAGE_SIZE) + 1;
 		for (let page = expected; page >= 1 && page > expected - MAX_TIE_SEARCH_PAGES; page--) {
 			if (!this.canList()) return undefined;
-			const answer = await this.list(anchor, page, PAGE_SIZE);
+			const answer = await this.list(anchor, page, FILE_PAGE_SIZE);
 			let found = -1;
 			answer.files.forEach((file, index) => {
 				if (position.has(String(file.fileId))) found = index;
 			});
 			if (found >= 0) {
-				position.placeAt((page - 1) * PAGE_SIZE + found + 1);
+				position.placeAt((page - 1) * FILE_PAGE_SIZE + found + 1);
 				// Files known by id are skipped by id; beyond the ids kept, by their place.
 				return { anchor, page, skip: position.knowsAll ? 0 : found + 1, answer };
 			}
@@ -159,10 +161,10 @@ export class Walker {
 	 * first file dated beyond n8n's clock plus FUTURE_TOLERANCE_MS on (the list is in time order,
 	 * so everything after it is later still).
 	 */
-	private prepare(files: IDataObject[], position: Position): { todo: IDataObject[]; future?: IDataObject } {
+	private prepare(files: FileRecord[], position: Position): { todo: FileRecord[]; future?: FileRecord } {
 		const latestMs = Date.now() + FUTURE_TOLERANCE_MS;
 		const onPage = new Set<string>();
-		const todo: IDataObject[] = [];
+		const todo: FileRecord[] = [];
 		for (const file of files) {
 			const id = String(file.fileId);
 			if (onPage.has(id)) continue;
@@ -174,7 +176,7 @@ export class Walker {
 		return { todo };
 	}
 
-	private warnFuture(file: IDataObject): void {
+	private warnFuture(file: FileRecord): void {
 		const stamp = String(file[this.stream.sortBy]);
 		this.context.logger.warn(
 			`Document Extraction Trigger "${this.context.getNode().name}": file ${String(file.fileId)} has ${this.stream.sortBy} ${stamp}, more than ${FUTURE_TOLERANCE_MS / 60000} minutes ahead of this n8n's clock. The trigger emits it, and the files listed after it, once that time has come; the files before it come out as usual. Check the clocks of the service and of n8n if this is not a date the service made up.`,

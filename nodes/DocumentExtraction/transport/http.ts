@@ -21,7 +21,7 @@ import type { AbortReason, TransferWatch } from './watch';
 
 export const CREDENTIAL_TYPE = 'documentExtractionApi';
 
-export interface SendOptions {
+interface SendOptions {
 	method: IHttpRequestMethods;
 	url: string;
 	qs?: IDataObject;

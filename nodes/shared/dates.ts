@@ -1,6 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
-import { invalidParameter } from './validation';
+import { IANAZone } from 'luxon';
 
 const ZONE_SUFFIX = /(Z|[+-]\d{2}:?\d{2})$/i;
 const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?)?$/;
@@ -22,30 +20,16 @@ function isRealCalendarTime(text: string): boolean {
 	return +month >= 1 && +month <= 12 && +day >= 1 && +day <= daysInMonth && +hour <= 23 && +minute <= 59 && +second <= 59;
 }
 
-/** Offset (ms) of `timeZone` from UTC at the instant `utcMs`. */
-function zoneOffsetMs(utcMs: number, timeZone: string): number {
-	const parts = new Intl.DateTimeFormat('en-US', {
-		timeZone,
-		hourCycle: 'h23',
-		year: 'numeric',
-		month: '2-digit',
-		day: '2-digit',
-		hour: '2-digit',
-		minute: '2-digit',
-		second: '2-digit',
-	}).formatToParts(new Date(utcMs));
-	const part = (type: string) => Number(parts.find((entry) => entry.type === type)?.value ?? 0);
-	const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
-	return wall - Math.floor(utcMs / 1000) * 1000;
-}
-
-function knownZone(timeZone: string): string {
-	try {
-		new Intl.DateTimeFormat('en-US', { timeZone });
-		return timeZone;
-	} catch {
-		return 'UTC';
-	}
+/**
+ * The instant a wall-clock time (its fields read as if UTC, in ms) names in `zone`; luxon knows the
+ * zone's offsets. The offset is the zone's at the wall time read as UTC, corrected once: exact
+ * outside the hour a daylight-saving change skips or repeats, and for that hour the same answer
+ * whenever the code runs. (luxon's DateTime.fromObject starts from the offset in force at the
+ * moment it runs, so its answer for those hours changes with the season.)
+ */
+function instantOfWallTime(wallMs: number, zone: IANAZone): number {
+	const guess = wallMs - zone.offset(wallMs) * 60_000;
+	return wallMs - zone.offset(guess) * 60_000;
 }
 
 /**
@@ -73,31 +57,5 @@ export function parseDateTime(value: unknown, timeZone: string): number | undefi
 	const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '0'] = match;
 	const wall = Date.UTC(+year, +month - 1, +day, +hour, +minute, +second, +fraction.padEnd(3, '0'));
 	if (Number.isNaN(wall)) return undefined;
-	const zone = knownZone(timeZone);
-	const guess = wall - zoneOffsetMs(wall, zone);
-	return wall - zoneOffsetMs(guess, zone);
-}
-
-/**
- * An optional date parameter as the API wants it (ISO 8601 in UTC): undefined when empty, an
- * error naming the parameter and the item when it is not a date.
- */
-export function optionalTimestamp(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	parameter: string,
-	value: unknown,
-): string | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
-	const ms = parseDateTime(value, context.getTimezone());
-	if (ms === undefined) {
-		throw invalidParameter(
-			context,
-			itemIndex,
-			parameter,
-			value,
-			'a date and time such as 2026-01-31T00:00:00Z (without a zone, the workflow time zone applies)',
-		);
-	}
-	return new Date(ms).toISOString();
+	return instantOfWallTime(wall, IANAZone.isValidZone(timeZone) ? IANAZone.create(timeZone) : IANAZone.create('UTC'));
 }

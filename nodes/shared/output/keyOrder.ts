@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
  */
 
 /** A file, as the Upload, Get Many and trigger items give it: name, status, values, then the IDs. */
-export const FILE_LEADING_KEYS = ['fileName', 'status', 'errorReason', 'values', 'formValues', 'fileId'] as const;
+const FILE_LEADING_KEYS = ['fileName', 'status', 'errorReason', 'values', 'formValues', 'fileId'] as const;
 
 /** A form record of Get Values with Simplify off: the file's name, the fields, then the IDs. */
 export const FORM_LEADING_KEYS = ['fileName', 'fields', 'fileId', 'id'] as const;

@@ -1,20 +1,14 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { BinarySource, RangeReader } from '../../helpers/binary';
-import { forEachConcurrently } from '../../helpers/concurrency';
-import { withoutField } from '../../helpers/response';
-import {
-	apiRequest,
-	apiRequestWithResponse,
-	approveStorageUrl,
-	idempotencyKey,
-	putToStorage,
-	trimTrailingStops,
-	unexpectedResponse,
-	waitClock,
-} from '../../transport';
-import { bytesAlreadyArrived, isReplayed } from './shared';
+import type { MultipartUploadRequest, UploadRequest } from '../../../../shared/api';
+import { completeMultipartUpload, initiateMultipartUpload, withoutField } from '../../../../shared/api';
+import { forEachConcurrently } from '../../../../shared/concurrency';
+import type { BinarySource, RangeReader } from '../../../helpers/binary';
+import { approveStorageUrl, putToStorage, trimTrailingStops, waitClock } from '../../../transport';
+import type { PlannedPart } from './partPlan';
+import { planParts } from './partPlan';
+import { sentBefore } from './replay';
 
 /**
  * Multipart upload: POST /files/upload/multipart, a PUT per part to its presigned URL, then
@@ -38,94 +32,14 @@ export interface MultipartSettings {
 	concurrency: number;
 }
 
-export interface MultipartRequest {
+interface MultipartRequest {
 	/** The upload body (fileName, fileType and the upload options) without the size fields. */
-	body: IDataObject;
+	body: UploadRequest;
 	source: BinarySource;
 	settings: MultipartSettings;
 	/** Names the file in messages, e.g. `"scan.pdf"`. */
 	fileLabel: string;
 	itemIndex: number;
-}
-
-interface PlannedPart {
-	partNumber: number;
-	url: string;
-	start: number;
-	size: number;
-}
-
-function asNumber(value: unknown): number | undefined {
-	return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
-/** S3's limit, and so the most parts a multipart upload can have. */
-const MAX_PARTS = 10_000;
-
-/** The service's part plan does not fit what was asked: nothing is sent, the upload is not started. */
-function refusedPlan(context: IExecuteFunctions, itemIndex: number, why: string): NodeApiError {
-	const message = `The API's plan for the multipart upload was refused before any part was sent: ${why}. Part buffers are sized by the Part Size you chose, never by the service's answer. Run the node again; if it keeps happening, lower "Part Size (MB)" or report it to the service.`;
-	const error = new NodeApiError(context.getNode(), { reason: 'multipart plan refused' }, { message, description: message, itemIndex });
-	error.message = message;
-	return error;
-}
-
-/**
- * The parts of an initiation answer as byte ranges: from startByte/endByte/size when the API
- * gives them (its documentation does), else from partSize. They must tile the file exactly, in
- * order, none larger than the Part Size asked (`maxPartBytes`) and at most MAX_PARTS of them.
- */
-function planParts(
-	context: IExecuteFunctions,
-	initiation: IDataObject,
-	fileSize: number,
-	maxPartBytes: number,
-	itemIndex: number,
-): PlannedPart[] {
-	const shown = { ...initiation, presignedUrls: undefined };
-	const urls = Array.isArray(initiation.presignedUrls) ? (initiation.presignedUrls as IDataObject[]) : [];
-	if (urls.length > MAX_PARTS) {
-		throw refusedPlan(context, itemIndex, `it has ${urls.length} parts, more than the ${MAX_PARTS} a multipart upload can have`);
-	}
-	const partSize = asNumber(initiation.partSize);
-	const ordered = [...urls].sort((left, right) => Number(left.partNumber) - Number(right.partNumber));
-	const parts: PlannedPart[] = [];
-	let offset = 0;
-	for (const [index, entry] of ordered.entries()) {
-		const partNumber = asNumber(entry.partNumber);
-		const url = entry.presignedUrl;
-		const start = asNumber(entry.startByte) ?? (partSize !== undefined ? index * partSize : undefined);
-		const end = asNumber(entry.endByte);
-		const size =
-			end !== undefined && start !== undefined
-				? end - start + 1
-				: (asNumber(entry.size) ??
-					(partSize !== undefined ? Math.min(partSize, fileSize - offset) : undefined));
-		if (partNumber !== index + 1 || typeof url !== 'string' || start !== offset || !size || size < 1) {
-			throw unexpectedResponse(context, 'the multipart upload request (part URLs)', shown, itemIndex);
-		}
-		if (size > maxPartBytes) {
-			throw refusedPlan(
-				context,
-				itemIndex,
-				`part ${partNumber} is ${size} bytes, larger than the Part Size asked (${maxPartBytes} bytes)`,
-			);
-		}
-		parts.push({ partNumber, url, start, size });
-		offset += size;
-		if (offset > fileSize) {
-			throw refusedPlan(context, itemIndex, `its parts go past the end of the file (${fileSize} bytes) at part ${partNumber}`);
-		}
-	}
-	if (parts.length === 0 || offset !== fileSize) {
-		throw unexpectedResponse(
-			context,
-			`the multipart upload request (its parts cover ${offset} bytes of ${fileSize})`,
-			shown,
-			itemIndex,
-		);
-	}
-	return parts;
 }
 
 interface FedPart {
@@ -238,29 +152,19 @@ export async function multipartUpload(
 	request: MultipartRequest,
 ): Promise<IDataObject> {
 	const { source, settings, itemIndex } = request;
-	const body: IDataObject = {
+	const body: MultipartUploadRequest = {
 		...request.body,
 		fileSize: source.fileSize / BYTES_PER_MB,
 		partSizeLimit: settings.partSizeMB,
 	};
 	const startedAt = waitClock.now();
-	const answer = await apiRequestWithResponse.call(this, {
-		method: 'POST',
-		path: '/files/upload/multipart',
-		body,
-		idempotencyKey: idempotencyKey(this, itemIndex, 'file.upload.multipart', body),
-		itemIndex,
-	});
-	const initiation = answer.body;
+	const { initiation, replayed } = await initiateMultipartUpload.call(this, body, { itemIndex });
 	const info = withoutField(initiation, 'presignedUrls');
 	const multipartId = initiation.id;
 	const storageKey = initiation.key;
-	if (typeof multipartId !== 'string' || typeof storageKey !== 'string') {
-		throw unexpectedResponse(this, 'the multipart upload request', info, itemIndex);
-	}
 	const uploadId = typeof initiation.uploadId === 'string' ? initiation.uploadId : multipartId;
 	const totalParts = Array.isArray(initiation.presignedUrls) ? initiation.presignedUrls.length : undefined;
-	if (isReplayed(answer.headers) && (await bytesAlreadyArrived.call(this, uploadId, itemIndex))) {
+	if (await sentBefore.call(this, replayed, uploadId, itemIndex)) {
 		return { ...info, uploadId, totalParts };
 	}
 	const parts = planParts(this, initiation, source.fileSize, Math.ceil(settings.partSizeMB * BYTES_PER_MB), itemIndex);
@@ -325,20 +229,14 @@ export async function multipartUpload(
 		});
 	}
 
-	const completeBody: IDataObject = {
-		id: multipartId,
-		key: storageKey,
-		parts: parts.map((part, index) => ({ partNumber: part.partNumber, eTag: eTags[index] })),
-	};
-	const completion = await apiRequest.call(this, {
-		method: 'POST',
-		path: '/files/upload/multipart/complete',
-		body: completeBody,
-		idempotencyKey: idempotencyKey(this, itemIndex, 'file.upload.multipart.complete', completeBody),
-		itemIndex,
-	});
-	if (completion.success === false) {
-		throw unexpectedResponse(this, 'the completion of the multipart upload', completion, itemIndex);
-	}
+	await completeMultipartUpload.call(
+		this,
+		{
+			id: multipartId,
+			key: storageKey,
+			parts: parts.map((part, index) => ({ partNumber: part.partNumber, eTag: eTags[index] })),
+		},
+		{ itemIndex },
+	);
 	return { ...info, uploadId, totalParts: parts.length };
 }

@@ -55,7 +55,7 @@ function simplifyValue(field: ExtractedField): unknown {
  * 25.6 s on the event loop; now 9 ms).
  * Sets, not `in`, so titles such as "constructor" or "toString" are names like any other.
  */
-export function uniqueNames(titles: readonly string[]): string[] {
+function uniqueNames(titles: readonly string[]): string[] {
 	const titled = new Set(titles);
 	const given = new Set<string>();
 	const nextSuffix = new Map<string, number>();
@@ -97,7 +97,7 @@ export function simplifyFormValue(formValue: IDataObject): IDataObject {
  * What "Simplify" keeps of a file record (File > Get Many): what a person or a model needs to pick
  * a file, in this order; absent keys stay absent. The whole record has about twenty-five keys.
  */
-export const SIMPLE_FILE_KEYS = [
+const SIMPLE_FILE_KEYS = [
 	'fileName',
 	'status',
 	'errorReason',

@@ -1,57 +1,19 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { UploadProgress } from '../../helpers/uploadStatus';
-import { readUploadStatus } from '../../helpers/uploadStatus';
-import { requireServiceId } from '../../helpers/validation';
-import type { Deadline } from '../../transport';
-import { apiRequest, trimTrailingStops, cancelledError, isCancelled, isEndedByDeadline, pause, waitClock } from '../../transport';
+import type { UploadStatus } from '../../../../shared/api';
+import { getUploadStatus } from '../../../../shared/api';
+import type { UploadProgress } from '../../../helpers/uploadStatus';
+import { readUploadStatus } from '../../../helpers/uploadStatus';
+import { cancelledError, isCancelled, isEndedByDeadline, pause, trimTrailingStops, waitClock } from '../../../transport';
 
-/** Steps of the File resource that several operations share. */
-
-/**
- * GET /uploads/{uploadId}. The ID is checked to be a UUID before it goes into the path (callers
- * check where they got it, naming the answer; this is the last check before the path).
- */
-export async function getUploadStatus(
-	this: IExecuteFunctions,
-	uploadId: string,
-	itemIndex: number,
-	deadline?: Deadline,
-): Promise<IDataObject> {
-	const id = requireServiceId(this, uploadId, 'uuid', { what: 'upload ID', source: 'The service' }, itemIndex);
-	return await apiRequest.call(this, {
-		method: 'GET',
-		path: `/uploads/${encodeURIComponent(id)}`,
-		itemIndex,
-		deadline,
-	});
-}
-
-/**
- * Whether the bytes of an upload already reached the service. Asked before sending them when the
- * upload (or multipart initiation) request was answered as a replay of an earlier attempt, which
- * happens when the same stored execution runs again (n8n's Retry On Fail, a queue-mode worker
- * taking over a stalled job): the presigned URL can be used more than once, and a second PUT
- * would make a second document. The service records a step once the bytes arrive.
- */
-export async function bytesAlreadyArrived(this: IExecuteFunctions, uploadId: string, itemIndex: number): Promise<boolean> {
-	const status = await getUploadStatus.call(this, uploadId, itemIndex);
-	const steps = Array.isArray(status.statuses) ? status.statuses : [];
-	const files = Array.isArray(status.files) ? status.files : [];
-	return steps.length > 0 || files.length > 0;
-}
-
-/** The API answered with the stored answer of an earlier request with the same Idempotency-Key. */
-export function isReplayed(headers: IDataObject): boolean {
-	return String(headers['idempotent-replayed'] ?? '').toLowerCase() === 'true';
-}
+/** Wait for Completion: asks for the status of an upload until processing ends or the Wait Timeout passes. */
 
 const FIRST_STATUS_CHECK_MS = 1000;
 /** The last status check of a wait gets at least this much of the Wait Timeout. */
 const LAST_STATUS_CHECK_MS = 1000;
 
-export interface WaitOptions {
+interface WaitOptions {
 	uploadId: string;
 	/** For messages: the name of what was uploaded. */
 	fileName: string;
@@ -93,11 +55,11 @@ export async function waitForUpload(
 	let nextPauseMs = Math.min(FIRST_STATUS_CHECK_MS, options.pollIntervalMs);
 	let progress: UploadProgress;
 	for (;;) {
-		let status: IDataObject;
+		let status: UploadStatus;
 		try {
-			status = await getUploadStatus.call(this, options.uploadId, options.itemIndex, {
-				at: deadline,
-				note: `The Wait Timeout of ${timeoutText} is over`,
+			status = await getUploadStatus.call(this, options.uploadId, {
+				itemIndex: options.itemIndex,
+				deadline: { at: deadline, note: `The Wait Timeout of ${timeoutText} is over` },
 			});
 		} catch (error) {
 			if (isCancelled(this)) throw cancelledError(this);
