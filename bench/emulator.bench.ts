@@ -44,7 +44,7 @@ function startProcess(args: string[], ready: RegExp): Promise<{ child: ChildProc
 }
 
 async function startEmulatorProcess(): Promise<Server> {
-	const { child, output, match } = await startProcess(['--import', 'tsx', 'test/emulator/cli.ts', '--port', '0', '--delay', '0'], /API URL:\s+(\S+)[\s\S]*Ctrl-C/);
+	const { child, output, match } = await startProcess(['--import', 'tsx', 'dev/emulator/cli.ts', '--port', '0', '--delay', '0'], /API URL:\s+(\S+)[\s\S]*Ctrl-C/);
 	const key = /API key:\s+(\S+)/.exec(output)?.[1] ?? '';
 	return { child, url: match[1], key };
 }

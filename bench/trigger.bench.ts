@@ -11,9 +11,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { SEEDED_KEYS, startEmulator } from '../test/emulator';
-import type { Emulator } from '../test/emulator';
-import { addFiles } from '../test/emulator/bulk-files';
+import { SEEDED_KEYS, startEmulator } from '../dev/emulator';
+import type { Emulator } from '../dev/emulator';
+import { addFiles } from '../dev/emulator/bulk-files';
 import { pollTrigger } from '../test/harness';
 import { credentialsFor } from '../test/node/support';
 import { numberFlag } from './args';

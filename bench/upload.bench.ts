@@ -491,7 +491,7 @@ function startServer(args: string[], pattern: RegExp, ready: (output: string) =>
 }
 
 async function startEmulator(sink: boolean): Promise<Server & { api: string; key: string }> {
-	const args = ['--import', 'tsx', 'test/emulator/cli.ts', '--port', '0', '--delay', '0', ...(sink ? ['--storage-sink'] : [])];
+	const args = ['--import', 'tsx', 'dev/emulator/cli.ts', '--port', '0', '--delay', '0', ...(sink ? ['--storage-sink'] : [])];
 	const server = await startServer(args, /API URL:\s+(\S+)/, (output) => /API key:\s+\S+/.test(output) && /Ctrl-C/.test(output));
 	return { ...server, api: server.url, key: /API key:\s+(\S+)/.exec(server.output)![1] };
 }

@@ -22,9 +22,9 @@ import * as path from 'node:path';
 
 import { chromium, type Page } from 'playwright-core';
 
-import { chatModelCredential, startOfflineChatModel } from './chat-model';
-import { DEFAULT_OWNER } from './n8n-launcher';
-import { EMULATOR_CREDENTIAL_ID, REPOSITORY_ROOT, executionOutput, runWorkflow, startStack, waitForExecution } from './n8n-stack';
+import { chatModelCredential, startOfflineChatModel } from '../dev/model/chat-model';
+import { DEFAULT_OWNER } from '../dev/n8n/n8n-launcher';
+import { EMULATOR_CREDENTIAL_ID, REPOSITORY_ROOT, executionOutput, runWorkflow, startStack, waitForExecution } from '../dev/n8n/n8n-stack';
 
 const OUTPUT_DIR = path.join(REPOSITORY_ROOT, 'docs', 'screenshots');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';

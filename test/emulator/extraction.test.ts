@@ -13,7 +13,7 @@ import {
 	stopPdfWorker,
 	valuesByTitle,
 	type SchemaFieldDefinition,
-} from './extraction';
+} from '../../dev/emulator/extraction';
 import {
 	INVOICE_EXPECTED,
 	INVOICE_LINES,
@@ -29,7 +29,7 @@ import {
 	invoiceText,
 	lineItemsCsv,
 	receiptText,
-} from '../fixtures/documents';
+} from '../../dev/documents';
 
 let directory: string;
 

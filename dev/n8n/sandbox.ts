@@ -1,5 +1,5 @@
 /**
- * `npm start`'s user folder made ready: its own secrets (scripts/sandbox-state.ts), the package
+ * `npm start`'s user folder made ready: its own secrets (dev/n8n/sandbox-state.ts), the package
  * installed (prepareUserFolder) and the environment that makes n8n use them. start.ts runs n8n
  * with `owner` and `prepared.env`; test/e2e/sandbox.test.ts does the same in a temp folder.
  *
@@ -15,7 +15,7 @@ import { DEFAULT_OWNER, type Owner } from './n8n-launcher';
 import type { N8nRuntime } from './n8n-runtime';
 import { prepareUserFolder, type PreparedFolder } from './n8n-stack';
 import { FORMER_FIXED, SECRETS_FILE, sandboxSecrets, settingsFileKey, tightenStateModes, type SandboxSecrets } from './sandbox-state';
-import { onlineCommand } from './start-message';
+import { onlineCommand } from '../start-message';
 
 export interface SandboxOptions {
 	userFolder: string;

@@ -9,14 +9,14 @@
  * 4. Imports the credential "Document Extraction (local emulator)" (id dexEmulatorCred01) and the
  *    example workflows (examples/*.json), sets up the owner account and prints the URL, the login,
  *    the example to open first, how to stop and how to go online (start-message.ts).
- *    The AI agent example's chat model is a scripted one (scripts/chat-model.ts) on 127.0.0.1,
+ *    The AI agent example's chat model is a scripted one (dev/model/chat-model.ts) on 127.0.0.1,
  *    behind the OpenAI credential "OpenAI account" (id dexChatModelCred1): it runs offline.
  * 5. Ctrl-C stops n8n and the emulator.
  *
  * The user folder persists under the cache (<cache>/start, 0700), so workflows you build survive a
  * restart; the emulator's data does not (it lives in memory). Its secrets (owner password,
- * N8N_ENCRYPTION_KEY) are made at random at its first start (scripts/sandbox.ts) and kept in
- * <cache>/start/sandbox-secrets.json (0600; scripts/sandbox-state.ts). n8n refuses requests
+ * N8N_ENCRYPTION_KEY) are made at random at its first start (dev/n8n/sandbox.ts) and kept in
+ * <cache>/start/sandbox-secrets.json (0600; dev/n8n/sandbox-state.ts). n8n refuses requests
  * addressed to any host but localhost/127.x/[::1] (host-guard.cjs), and, unless --online, connects
  * to nothing but this machine (loopback-guard.cjs). Options:
  *   --port N        n8n's port (default 5678, or a free one when 5678 is taken)
@@ -30,12 +30,12 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 
-import { startEmulator } from '../test/emulator';
-import { chatModelCredential, startOfflineChatModel } from './chat-model';
-import { startN8n, type N8nInstance } from './n8n-launcher';
-import { baselineCredential, emulatorCredential, exampleWorkflowFiles, importCredentialsAndWorkflows, readExample } from './n8n-stack';
-import { cachedRuntime, ensureN8n } from './n8n-runtime';
-import { SHARED_KEY_NOTE, prepareSandbox } from './sandbox';
+import { startEmulator } from './emulator';
+import { chatModelCredential, startOfflineChatModel } from './model/chat-model';
+import { startN8n, type N8nInstance } from './n8n/n8n-launcher';
+import { baselineCredential, emulatorCredential, exampleWorkflowFiles, importCredentialsAndWorkflows, readExample } from './n8n/n8n-stack';
+import { cachedRuntime, ensureN8n } from './n8n/n8n-runtime';
+import { SHARED_KEY_NOTE, prepareSandbox } from './n8n/sandbox';
 import { engineNote, provisioningMessage, readyMessage } from './start-message';
 
 const IMPORT_MARKER = '.dex-start-imports.json';

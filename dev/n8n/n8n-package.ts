@@ -16,7 +16,7 @@ import * as path from 'node:path';
 
 import { runCommand } from './run-command';
 
-export const REPOSITORY_ROOT = path.resolve(__dirname, '..');
+export const REPOSITORY_ROOT = path.resolve(__dirname, '..', '..');
 
 export interface InstallPackageOptions {
 	/** The package to install; default: this repository. */
@@ -50,7 +50,7 @@ export async function installPackageInto(userFolder: string, options: InstallPac
 	);
 
 	const manifestPath = path.join(installedDir, 'package.json');
-	const { devDependencies, peerDependencies, optionalDependencies, ...manifest } = JSON.parse(
+	const { devDependencies: _dev, peerDependencies: _peer, optionalDependencies: _optional, ...manifest } = JSON.parse(
 		fs.readFileSync(manifestPath, 'utf8'),
 	) as Record<string, unknown>;
 	const runtimeDependencies = Object.keys((manifest.dependencies as object | undefined) ?? {});

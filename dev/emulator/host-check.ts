@@ -5,8 +5,8 @@
  * name to 127.0.0.1 reaches the port, but its requests carry its own name in Host: they get 421
  * and a sentence saying why, and never reach the emulator's API or its /__emulator/ control.
  *
- * scripts/host-guard.cjs holds the same rule for n8n's own servers (a preload); the test
- * test/emulator/host-check.test.ts runs one table of Host headers through both.
+ * dev/n8n/host-guard.cjs holds the same rule for n8n's own servers (a preload); the test
+ * test/sandbox/host-check.test.ts runs one table of Host headers through both.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';

@@ -2,9 +2,9 @@
  * What `npm start` says before it provisions n8n: what it will actually do, given what the cache
  * already holds (cachedRuntime() in n8n-runtime.ts).
  */
-import type { N8nRuntime } from './n8n-runtime';
+import type { N8nRuntime } from './n8n/n8n-runtime';
 
-/** The cold install figures measured in scripts/README.md (2 cores, the committed lockfile). */
+/** The cold install figures measured in dev/n8n/README.md (2 cores, the committed lockfile). */
 export const COLD_INSTALL_NOTE = 'about 4 minutes here (213 s), up to 9 on a busy machine';
 
 export function provisioningMessage(status: { runtime: Pick<N8nRuntime, 'cacheDir' | 'hostDir' | 'n8nVersion' | 'nodeVersion'>; nodeReady: boolean; n8nReady: boolean }): string {

@@ -1,7 +1,7 @@
 /**
  * n8n in queue mode, locally: PostgreSQL 17 (postgres.ts), Redis (redis.ts), one `n8n start`
  * (main: editor, REST and public API, webhooks, triggers) and N `n8n worker` processes of the
- * same n8n (scripts/n8n-runtime.ts), the package installed into each one's user folder, the
+ * same n8n (dev/n8n/n8n-runtime.ts), the package installed into each one's user folder, the
  * emulator, its credential and the example workflows. Used by `npm run start:queue`, the queue
  * e2e suite (test/queue) and `npm run bench:queue`.
  *
@@ -14,7 +14,7 @@
  *
  * Every process gets the same N8N_ENCRYPTION_KEY, database and Redis. The key, the owner's
  * password and the PostgreSQL and Redis passwords are the stack's own, made at random once per
- * `rootDir` and kept in <rootDir>/sandbox-secrets.json (0600; scripts/sandbox-state.ts). A stack
+ * `rootDir` and kept in <rootDir>/sandbox-secrets.json (0600; dev/n8n/sandbox-state.ts). A stack
  * made before that (its cluster exists, the secrets file does not) gets its own PostgreSQL
  * password (set in single-user mode) and owner password (changed at main's start) but keeps the
  * encryption key it has (n8n 2.41 cannot move an instance to another key: `sharedKey`).
@@ -24,7 +24,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Writable } from 'node:stream';
 
-import { startEmulator, type Emulator, type EmulatorOptions } from '../../test/emulator';
+import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator';
 import { DEFAULT_OWNER, freePort, n8nCli, startN8n, type N8nCli, type N8nInstance } from '../n8n-launcher';
 import { ensureN8n, type N8nRuntime } from '../n8n-runtime';
 import { importCredentialsAndWorkflows, prepareUserFolder, type WorkflowJson } from '../n8n-stack';

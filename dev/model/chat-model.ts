@@ -1,10 +1,10 @@
 /**
  * The chat model of examples/agent-invoice-questions.json when it runs offline (`npm start`, the
- * end-to-end suite): the scripted model server (test/ai/scripted-model.ts) with the example's
+ * end-to-end suite): the scripted model server (dev/model/scripted-model.ts) with the example's
  * script, and n8n's OpenAI credential pointed at it (the credential's Base URL, `url`).
  */
-import { invoiceQuestionsScript } from '../test/ai/invoice-questions-script';
-import { startScriptedModel, type ScriptedModel } from '../test/ai/scripted-model';
+import { invoiceQuestionsScript } from './invoice-questions-script';
+import { startScriptedModel, type ScriptedModel } from './scripted-model';
 
 export const AGENT_EXAMPLE = 'agent-invoice-questions.json';
 

@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   Other keys:   read-only ${emulator.keys.readOnly}
                 inactive  ${emulator.keys.inactive}
                 workspace B ${emulator.keys.workspaceB}
-  Control:      ${emulator.apiUrl}/__emulator/   (requests, faults, clock; see test/emulator/README.md)
+  Control:      ${emulator.apiUrl}/__emulator/   (requests, faults, clock; see dev/emulator/README.md)
 Press Ctrl-C to stop.`);
 	const stop = async () => {
 		await emulator.close();

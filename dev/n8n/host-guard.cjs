@@ -1,5 +1,5 @@
 /**
- * Preloaded into n8n (NODE_OPTIONS=--require) by scripts/n8n-launcher.ts: every HTTP server of the
+ * Preloaded into n8n (NODE_OPTIONS=--require) by dev/n8n/n8n-launcher.ts: every HTTP server of the
  * process (n8n's editor, REST API, webhooks, push, the task broker) answers only requests whose
  * Host header names this machine, `localhost`, `127.x.x.x` or `[::1]` with any port. Any other
  * Host gets 421 and a sentence saying why (an upgrade request, the same on its socket).
@@ -8,7 +8,7 @@
  * talk to the sandbox's n8n from the user's browser as a same-origin page. Its requests carry its
  * own name in Host, and n8n 2.41 does not check Host itself (its push endpoint only checks that
  * Origin matches Host, which such a page satisfies). The same rule guards the emulator and the
- * scripted chat model (test/emulator/host-check.ts); the rule itself is in loopback-host.cjs, and
+ * scripted chat model (dev/emulator/host-check.ts); the rule itself is in loopback-host.cjs, and
  * one table of cases tests both copies.
  *
  * N8N_HOST_GUARD_EXTRA_HOSTS: further names to accept, comma-separated (none by default).

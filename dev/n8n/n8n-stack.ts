@@ -14,14 +14,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { SEEDED_KEYS, startEmulator, type Emulator, type EmulatorOptions } from '../test/emulator';
-import { writeExampleDocuments } from './example-documents';
+import { SEEDED_KEYS, startEmulator, type Emulator, type EmulatorOptions } from '../emulator';
+import { writeExampleDocuments } from '../example-documents';
 import { makeUserFolder, n8nCli, startN8n, type N8nCli, type N8nInstance, type StartOptions } from './n8n-launcher';
 import { installPackageInto, type InstalledPackage } from './n8n-package';
 import { ensureN8n, type N8nRuntime } from './n8n-runtime';
 import { privateDir } from './sandbox-state';
 
-export const REPOSITORY_ROOT = path.resolve(__dirname, '..');
+export const REPOSITORY_ROOT = path.resolve(__dirname, '..', '..');
 export const EXAMPLES_DIR = path.join(REPOSITORY_ROOT, 'examples');
 export const PACKAGE_NAME = 'n8n-nodes-document-extraction';
 export const NODE_TYPE = `${PACKAGE_NAME}.documentExtraction`;
@@ -146,7 +146,7 @@ export async function importCredentialsAndWorkflows(
 	const file = path.join(fs.mkdtempSync(path.join(cli.userFolder, 'import-')), 'workflows.json');
 	fs.writeFileSync(file, JSON.stringify(workflows));
 	const result = await cli.run(['import:workflow', `--input=${file}`]);
-	// Judged by its output: n8n may die of SIGSEGV at exit after its work (scripts/README.md).
+	// Judged by its output: n8n may die of SIGSEGV at exit after its work (dev/n8n/README.md).
 	if (!result.stdout.includes('Successfully imported') && result.exitCode !== 0) {
 		throw new Error(`n8n import:workflow exited with ${result.exitCode}:\n${(result.stdout + result.stderr).slice(-4000)}`);
 	}

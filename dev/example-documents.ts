@@ -1,14 +1,14 @@
 /**
  * The sample documents the example workflows read (examples/documents/), generated from the
- * test fixtures so that their extracted values are known (test/fixtures/documents.ts).
+ * test fixtures so that their extracted values are known (dev/documents.ts).
  *
- *   npx tsx scripts/example-documents.ts            # rewrites examples/documents/
- *   npx tsx scripts/example-documents.ts --check    # exits 1 when the committed files differ
+ *   npx tsx dev/example-documents.ts            # rewrites examples/documents/
+ *   npx tsx dev/example-documents.ts --check    # exits 1 when the committed files differ
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { INVOICE_PDF_FILE_NAME, RECEIPT_FILE_NAME, invoicePdf, mixedZip, receiptText } from '../test/fixtures/documents';
+import { INVOICE_PDF_FILE_NAME, RECEIPT_FILE_NAME, invoicePdf, mixedZip, receiptText } from './documents';
 
 export const EXAMPLE_DOCUMENTS_DIR = path.resolve(__dirname, '..', 'examples', 'documents');
 
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
 	if (process.argv.includes('--check')) {
 		const stale = await staleExampleDocuments();
 		if (stale.length) {
-			console.error(`examples/documents is out of date: ${stale.join(', ')}. Run: npx tsx scripts/example-documents.ts`);
+			console.error(`examples/documents is out of date: ${stale.join(', ')}. Run: npx tsx dev/example-documents.ts`);
 			process.exitCode = 1;
 		} else {
 			console.log('examples/documents matches the fixtures');

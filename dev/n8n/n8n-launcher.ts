@@ -10,7 +10,7 @@
  *
  * Test instances share one encryption key and owner (ENCRYPTION_KEY, DEFAULT_OWNER: throwaway
  * folders, never printed for a user); the sandboxes (`npm start`, `npm run start:queue`) pass their
- * own random ones (scripts/sandbox-state.ts). n8n refuses to open a user folder with another key.
+ * own random ones (dev/n8n/sandbox-state.ts). n8n refuses to open a user folder with another key.
  * Every n8n process starts with umask 077 (its database, settings file and logs 0600) and two
  * preloads: host-guard.cjs (requests must be addressed to localhost, 127.x or [::1]) and, unless
  * `online`, loopback-guard.cjs (connections to anything but this machine are refused).
@@ -287,7 +287,7 @@ export interface StartOptions {
 	/** Also copy n8n's output to this stream (it always goes to <userFolder>/n8n.log). */
 	echo?: NodeJS.WritableStream;
 	/**
-	 * `start` (default) or `worker` (queue mode, scripts/queue/): a worker serves only its health
+	 * `start` (default) or `worker` (queue mode, dev/n8n/queue/): a worker serves only its health
 	 * check, on `port` (QUEUE_HEALTH_CHECK_PORT); readiness is awaited there, no owner or API key.
 	 */
 	command?: 'start' | 'worker';

@@ -1,6 +1,6 @@
 /** Seeded workspaces, keys, file types (with schema versions), workflows, subscriptions and
  * project settings. Ids are fixed so tests and demos can name them. */
-import { INVOICE_SCHEMA_FIELDS, RECEIPT_SCHEMA_FIELDS } from '../fixtures/documents';
+import { INVOICE_SCHEMA_FIELDS, RECEIPT_SCHEMA_FIELDS } from '../documents';
 import type { SchemaFieldDefinition } from './extraction';
 import type {
 	ApiKeyRecord,
@@ -66,7 +66,7 @@ function field(
 	};
 }
 
-/** The seeded schemas are the fixtures' (test/fixtures/documents.ts), so the fixture documents
+/** The seeded schemas are the fixtures' (dev/documents.ts), so the fixture documents
  * extract to the fixtures' expected values. */
 function fromDefinition(definition: SchemaFieldDefinition): SchemaField {
 	return field(definition.id ?? definition.title, definition.title, definition.type, definition.description ?? '', {

@@ -19,7 +19,7 @@ import { runCommand as run } from '../run-command';
 import { ensureN8n } from '../n8n-runtime';
 
 export const VERDACCIO_VERSION = '6.10.4';
-export const REPOSITORY_ROOT = path.resolve(__dirname, '..', '..');
+export const REPOSITORY_ROOT = path.resolve(__dirname, '..', '..', '..');
 
 export interface Registry {
 	/** http://127.0.0.1:<port> (no trailing slash) */

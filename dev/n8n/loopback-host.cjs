@@ -1,8 +1,8 @@
 /**
- * The Host header rule of scripts/host-guard.cjs (no side effects, so tests can require it):
+ * The Host header rule of dev/n8n/host-guard.cjs (no side effects, so tests can require it):
  * `localhost`, `127.x.x.x` or `[::1]`, any port, or one of `extra`; a missing Host passes (HTTP/1.0;
  * a browser always sends one). The emulator and the scripted model have the same rule in
- * TypeScript (test/emulator/host-check.ts); test/emulator/host-check.test.ts holds both to one table.
+ * TypeScript (dev/emulator/host-check.ts); test/sandbox/host-check.test.ts holds both to one table.
  */
 'use strict';
 
@@ -22,7 +22,7 @@ function hostName(header) {
 	return name.endsWith('.') ? name.slice(0, -1) : name;
 }
 
-/** The rule of test/emulator/host-check.ts isLoopbackHostHeader. */
+/** The rule of dev/emulator/host-check.ts isLoopbackHostHeader. */
 function isLoopbackHostHeader(header, extra = []) {
 	if (header === undefined) return true;
 	const name = hostName(header);

@@ -1,5 +1,5 @@
 /**
- * Preloaded into n8n (NODE_OPTIONS=--require) by scripts/n8n-launcher.ts unless the sandbox runs
+ * Preloaded into n8n (NODE_OPTIONS=--require) by dev/n8n/n8n-launcher.ts unless the sandbox runs
  * online (`npm start -- --online`): every TCP connection to a host other than the loopback
  * interface is refused before any DNS lookup and recorded, one line per attempt, in the file
  * named by $LOOPBACK_GUARD_LOG. Our machines may talk to 127.0.0.1 only; this proves that n8n,

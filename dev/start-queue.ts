@@ -1,5 +1,5 @@
 /**
- * `npm run start:queue`: n8n in queue mode with this package, locally (scripts/queue/queue-stack.ts):
+ * `npm run start:queue`: n8n in queue mode with this package, locally (dev/n8n/queue/queue-stack.ts):
  * PostgreSQL 17 and Redis as child processes, one n8n main, two `n8n worker`s, the emulator, the
  * example credential and workflows. Data (database, Redis's append-only file, user folders) lives
  * under <cache>/queue/stack and is reused by the next start. Ctrl-C stops everything it started.
@@ -21,10 +21,10 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 
-import { ensureN8n } from '../n8n-runtime';
-import { baselineCredential, emulatorCredential, exampleWorkflowFiles, readExample } from '../n8n-stack';
-import { engineNote, onlineCommand, readyMessage } from '../start-message';
-import { startQueueStack, type BinaryDataMode, type QueueStack } from './queue-stack';
+import { ensureN8n } from './n8n/n8n-runtime';
+import { baselineCredential, emulatorCredential, exampleWorkflowFiles, readExample } from './n8n/n8n-stack';
+import { engineNote, onlineCommand, readyMessage } from './start-message';
+import { startQueueStack, type BinaryDataMode, type QueueStack } from './n8n/queue/queue-stack';
 
 const IMPORT_MARKER = '.dex-queue-imports.json';
 const EMULATOR_PORT = 8787;
@@ -135,7 +135,7 @@ ${readyMessage({
 }
 
 function readPackageVersion(): string {
-	return (JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+	return (JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 main().catch((error: Error) => {
