@@ -3,10 +3,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isControllable } from './clock';
 import type { EmulatorCore } from './core';
-import { CONTROL_PREFIX, type DeleteAnswerShape, type RequestUrl } from './core';
+import { CONTROL_PREFIX } from './core';
 import type { FailFault, FaultMatch, FaultPhase, HangMode, HostName, RedirectStatus } from './faults';
-import { readBody, sendJson } from './http-util';
+import { readBody, sendJson, type RequestUrl } from './http-util';
 import { SEEDED_KEYS } from './seed';
+import type { DeleteAnswerShape } from './types';
 
 function toRegExp(source: unknown, flags: unknown): RegExp | undefined {
 	return typeof source === 'string' ? new RegExp(source, typeof flags === 'string' ? flags : '') : undefined;

@@ -1,86 +1,28 @@
-/** The emulator's engine: three HTTP listeners (API, storage and the trap host), the dispatcher
- * with auth, rate limit, idempotency, faults, the request log and its events. */
-import { createHash } from 'node:crypto';
+/** The emulator's engine: three HTTP listeners (API, storage and the trap host); each request is
+ * checked (Host), logged, given its injected fault, then handed to the API dispatcher
+ * (api-dispatch.ts), the storage host (storage.ts) or the trap. */
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { ApiDispatcher, type RateLimitOptions } from './api-dispatch';
 import { CallbackSender } from './callbacks';
 import type { Clock } from './clock';
 import { iso } from './clock';
-import { bodyRetryAfter, cutResponse, headerRetryAfter, repeatFirstListed, rewritePartPlan, rewritePresignedUrls, sendHugeAnswer, sendRedirect, trickleRequest, trickleResponse } from './fault-answers';
-import { type FailFault, Faults, type HostName, type TakenFaults } from './faults';
-import {
-	canonicalJson,
-	MAX_JSON_BODY_BYTES,
-	parseQuery,
-	problemResponse,
-	readBody,
-	sendJson,
-	sleep,
-	type JsonResponse,
-} from './http-util';
-import { isObjectId, isUuid, newUuid } from './ids';
+import { cutResponse, repeatFirstListed, resetMidBody, rewritePartPlan, rewritePresignedUrls, sendFault, sendHugeAnswer, sendRedirect, trickleRequest, trickleResponse } from './fault-answers';
+import { Faults, type HostName } from './faults';
+import { parseRequestUrl, problemResponse, sendJson, sleep, type JsonResponse, type RequestUrl } from './http-util';
+import { newUuid } from './ids';
 import { ObjectStore } from './object-store';
 import { FOREIGN_HOST_STATUS, isLoopbackHostHeader, refuseForeignHost } from './host-check';
-import { ApiError, validationError } from './problem';
+import { ApiError } from './problem';
 import { Processor } from './processing';
-import { compile, type CompiledRoute, type RequestContext, type Route } from './router';
+import { faultLabel, type EmulatorEvents, type RequestLogEntry } from './request-log';
+import type { Route } from './router';
 import { EmulatorState } from './state';
 import { Presigner, StorageHost } from './storage';
-import type { ApiKeyRecord } from './types';
+import type { DeleteAnswerShape } from './types';
 
-export const API_PREFIX = '/prod/v1';
 export const CONTROL_PREFIX = '/__emulator';
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
-
-export interface RequestLogEntry {
-	/** Order of arrival, starting at 1. */
-	sequence: number;
-	host: HostName;
-	method: string;
-	/** The path as received (not percent-decoded). */
-	path: string;
-	/** The query parameters, decoded. */
-	query: Record<string, string | string[]>;
-	/** The query string as received, without '?' ('' when none). */
-	rawQuery: string;
-	/** Request headers, names in lower case. */
-	headers: Record<string, string | string[] | undefined>;
-	/** Header names and values exactly as received, alternating (keeps repeated headers that `headers` drops). */
-	rawHeaders: string[];
-	/** Body bytes received (counted as they stream in). */
-	bodyBytes: number;
-	/** Response status; 0 while running or when the connection closed without an answer (reset, hang, client gone). */
-	status: number;
-	requestId?: string;
-	/** Clock time of arrival (ISO 8601). */
-	time: string;
-	/** Which injected fault hit this request, if any. */
-	fault?: FaultLabel;
-	/** The pause a 429 answer announced (retryAfter, seconds). */
-	retryAfter?: number;
-	durationMs?: number;
-}
-
-export type FaultLabel = 'fail' | 'delay' | 'reset' | 'redirect' | 'hang' | 'rewrite' | 'trickle' | 'huge' | 'ignore-page' | 'edit' | 'repeat-id';
-
-/** `detailed`: DELETE /files lists deletedFileIds; `spec`: exactly the specification's shape. */
-export type DeleteAnswerShape = 'detailed' | 'spec';
-
-export type EmulatorEvents = {
-	/** A request arrived (any host), its fault already taken. */
-	request: [RequestLogEntry];
-	/** A request's status is settled (0 when the connection closed without an answer). */
-	response: [RequestLogEntry];
-};
-
-export interface RateLimitOptions {
-	/** Requests allowed per key per window. */
-	limit: number;
-	/** Window length in ms (default 1000); windows follow the emulator clock. */
-	windowMs?: number;
-}
 
 export interface CoreOptions {
 	clock: Clock;
@@ -115,11 +57,8 @@ export class EmulatorCore {
 	readonly processor: Processor;
 	readonly storageHost: StorageHost;
 	readonly events = new EventEmitter<EmulatorEvents>();
-	rateLimit: RateLimitOptions | undefined;
+	readonly api: ApiDispatcher;
 	deleteAnswer: DeleteAnswerShape;
-	/** Per-key fixed windows: key -> window start and count. */
-	private windows = new Map<string, { startMs: number; count: number }>();
-	private routes: CompiledRoute[] = [];
 	private sequence = 0;
 	/** Host names besides the loopback ones that requests may be addressed to (the bound address). */
 	private extraHostNames: string[] = [];
@@ -143,13 +82,26 @@ export class EmulatorCore {
 		this.callbacks = new CallbackSender(this.state, { retries: options.callbackRetries, retryBaseMs: options.callbackRetryBaseMs, timeoutMs: 30000 });
 		this.processor = new Processor(this.state, this.store, this.callbacks, { processingDelayMs: options.processingDelayMs });
 		this.storageHost = new StorageHost(this.state, this.clock, this.store, this.processor, { requireContentLength: options.requireContentLength, sink: options.storageSink });
-		this.rateLimit = options.rateLimit;
+		this.api = new ApiDispatcher(this, options.rateLimit);
 		this.deleteAnswer = options.deleteAnswer;
 		this.events.setMaxListeners(100);
 	}
 
 	addRoutes(routes: Route[]): void {
-		this.routes.push(...routes.map(compile));
+		this.api.addRoutes(routes);
+	}
+
+	/** The per-key rate limit of the API (undefined: none). */
+	get rateLimit(): RateLimitOptions | undefined {
+		return this.api.rateLimit;
+	}
+
+	set rateLimit(limit: RateLimitOptions | undefined) {
+		this.api.rateLimit = limit;
+	}
+
+	resetRateLimitWindows(): void {
+		this.api.resetRateLimitWindows();
 	}
 
 	async listen(apiPort: number, storagePort: number, host = '127.0.0.1', trapPort = 0): Promise<void> {
@@ -249,7 +201,7 @@ export class EmulatorCore {
 		if (taken.delay) await sleep(taken.delay.delayMs);
 		const resetAfter = taken.reset?.phase === 'after' && host === 'api';
 		if (taken.reset && !resetAfter) {
-			this.resetMidBody(req, taken, onBytes);
+			resetMidBody(req, taken.reset, onBytes);
 			return;
 		}
 		const requestId = newUuid();
@@ -259,7 +211,7 @@ export class EmulatorCore {
 			if (typeof taken.fail.retryAfter === 'number') entry.retryAfter = taken.fail.retryAfter;
 			req.on('data', (chunk: Buffer) => onBytes(chunk.length));
 			req.resume();
-			this.sendFault(host, res, taken.fail, url.pathname, requestId);
+			sendFault(host, res, taken.fail, url.pathname, requestId);
 			return;
 		}
 		if (taken.redirect) {
@@ -307,7 +259,7 @@ export class EmulatorCore {
 		}
 		let response: JsonResponse;
 		try {
-			response = await this.dispatch(req, url, requestId, onBytes);
+			response = await this.api.dispatch(req, url, requestId, onBytes);
 		} catch (error) {
 			if (!(error instanceof ApiError)) {
 				console.error('[emulator] unexpected error', error);
@@ -323,7 +275,7 @@ export class EmulatorCore {
 			return;
 		}
 		if (failAfter && taken.fail) {
-			this.sendFault(host, res, taken.fail, url.pathname, requestId);
+			sendFault(host, res, taken.fail, url.pathname, requestId);
 			return;
 		}
 		if (taken.rewrite) response = { ...response, body: rewritePresignedUrls(response.body, taken.rewrite.url, this.trapUrl) };
@@ -345,242 +297,6 @@ export class EmulatorCore {
 		this.heldSockets.add(socket);
 		socket.once('close', () => this.heldSockets.delete(socket));
 	}
-
-	/** An injected failure: problem+json on the API (and trap) host, S3-style XML on the storage host. */
-	private sendFault(host: HostName, res: ServerResponse, fault: FailFault, path: string, requestId: string): void {
-		const status = fault.status ?? 500;
-		const detail = fault.detail ?? (status === 429 ? 'Rate limit exceeded; retry later.' : `Injected fault: HTTP ${status}.`);
-		const retryAfter = headerRetryAfter(fault);
-		if (fault.rawBody !== undefined) {
-			const headers: Record<string, string | number> = { 'content-type': 'text/html', 'content-length': Buffer.byteLength(fault.rawBody), 'x-request-id': requestId };
-			if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
-			res.writeHead(status, headers);
-			res.end(fault.rawBody);
-			return;
-		}
-		if (host === 'storage') {
-			const code = status === 503 ? 'SlowDown' : status === 403 ? 'AccessDenied' : status >= 500 ? 'InternalError' : 'InvalidRequest';
-			const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${detail}</Message><RequestId>${requestId}</RequestId></Error>`;
-			const headers: Record<string, string | number> = { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) };
-			if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
-			res.writeHead(status, headers);
-			res.end(body);
-			return;
-		}
-		const problem = problemResponse(new ApiError(status, detail), path, requestId);
-		const body = { ...(problem.body as Record<string, unknown>), ...(fault.problem ?? {}) };
-		const headers: Record<string, string> = { ...problem.headers };
-		for (const value of bodyRetryAfter(fault)) body.retryAfter = value;
-		if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
-		sendJson(res, { ...problem, body, headers }, requestId);
-	}
-
-	/** Destroys the socket once `afterBytes` body bytes arrived (at once when 0 or no body). */
-	private resetMidBody(req: IncomingMessage, taken: TakenFaults, onBytes: (bytes: number) => void): void {
-		const afterBytes = taken.reset?.afterBytes ?? 1;
-		let received = 0;
-		const declared = Number(req.headers['content-length'] ?? 0);
-		const hasBody = declared > 0 || req.headers['transfer-encoding'] !== undefined;
-		if (afterBytes <= 0 || !hasBody) {
-			req.socket.destroy();
-			return;
-		}
-		req.on('data', (chunk: Buffer) => {
-			received += chunk.length;
-			onBytes(chunk.length);
-			if (received >= afterBytes) req.socket.destroy();
-		});
-		req.on('end', () => req.socket.destroy());
-	}
-
-	private authenticate(req: IncomingMessage): ApiKeyRecord {
-		const header = req.headers['x-api-key'];
-		const key = Array.isArray(header) ? header[0] : header;
-		if (!key) throw new ApiError(401, 'The x-api-key header is missing. Send your API key in the x-api-key header.', undefined, { code: 'UNAUTHORIZED' });
-		const record = this.state.keys.get(key);
-		if (!record) throw new ApiError(401, 'The API key is invalid.', undefined, { code: 'UNAUTHORIZED' });
-		if (!record.active) throw new ApiError(403, 'Access denied: the API key is inactive.', undefined, { code: 'FORBIDDEN' });
-		return record;
-	}
-
-	private checkRateLimit(key: string): void {
-		const limit = this.rateLimit;
-		if (!limit) return;
-		const windowMs = limit.windowMs ?? 1000;
-		const now = this.clock.now();
-		let window = this.windows.get(key);
-		if (!window || now >= window.startMs + windowMs) {
-			window = { startMs: now, count: 0 };
-			this.windows.set(key, window);
-		}
-		window.count += 1;
-		if (window.count > limit.limit) {
-			const retryAfter = Math.max(1, Math.ceil((window.startMs + windowMs - now) / 1000));
-			throw new ApiError(429, `Rate limit of ${limit.limit} requests per ${windowMs} ms exceeded; retry after ${retryAfter} s.`, undefined, { retryAfter });
-		}
-	}
-
-	resetRateLimitWindows(): void {
-		this.windows.clear();
-	}
-
-	private match(method: string, routePath: string): { route?: CompiledRoute; params: Record<string, string>; pathKnown: boolean } {
-		let pathKnown = false;
-		for (const route of this.routes) {
-			const match = route.regex.exec(routePath);
-			if (!match) continue;
-			pathKnown = true;
-			if (route.method !== method) continue;
-			const params: Record<string, string> = {};
-			route.names.forEach((name, index) => {
-				params[name] = decodeURIComponent(match[index + 1]);
-			});
-			return { route, params, pathKnown };
-		}
-		return { params: {}, pathKnown };
-	}
-
-	private async dispatch(req: IncomingMessage, url: RequestUrl, requestId: string, onBytes: (bytes: number) => void): Promise<JsonResponse> {
-		const method = req.method ?? 'GET';
-		if (!url.pathname.startsWith(`${API_PREFIX}/`)) {
-			throw new ApiError(404, `No such endpoint: ${method} ${url.pathname}. Every path starts with ${API_PREFIX}.`);
-		}
-		const apiKey = this.authenticate(req);
-		this.checkRateLimit(apiKey.key);
-		this.state.purgeExpired();
-		const routePath = url.pathname.slice(API_PREFIX.length);
-		const { route, params, pathKnown } = this.match(method, routePath);
-		if (!route) {
-			if (pathKnown) throw new ApiError(405, `Method ${method} is not allowed on ${url.pathname}.`, undefined, { code: 'METHOD_NOT_ALLOWED' });
-			throw new ApiError(404, `No such endpoint: ${method} ${url.pathname}.`);
-		}
-		if (route.write && apiKey.mode === 'read-only') {
-			throw new ApiError(403, 'Access denied: this API key is in read-only mode and cannot make changes.', undefined, { code: 'FORBIDDEN' });
-		}
-		this.validateParams(route, params);
-		const body = route.body ? await this.readJsonBody(req, onBytes) : undefined;
-		const ctx: RequestContext = {
-			core: this,
-			req,
-			method,
-			path: url.pathname,
-			params,
-			query: url.query,
-			body,
-			apiKey,
-			workspace: this.state.workspace(apiKey.workspaceId),
-			requestId,
-		};
-		if (!route.idempotent) return route.handler(ctx);
-		return this.withIdempotency(ctx, route);
-	}
-
-	private validateParams(route: CompiledRoute, params: Record<string, string>): void {
-		const violations = [];
-		for (const [name, kind] of Object.entries(route.params ?? {})) {
-			const value = params[name];
-			if (kind === 'uuid' && !isUuid(value)) {
-				violations.push({ code: 'INVALID_FORMAT', detail: `${name} must be a UUID; got "${value}".`, parameter: name });
-			}
-			if (kind === 'objectId' && !isObjectId(value)) {
-				violations.push({ code: 'INVALID_FORMAT', detail: `${name} must be a 24-character hexadecimal id; got "${value}".`, parameter: name });
-			}
-		}
-		if (violations.length > 0) throw validationError(violations);
-	}
-
-	private async readJsonBody(req: IncomingMessage, onBytes: (bytes: number) => void): Promise<unknown> {
-		const raw = await readBody(req, MAX_JSON_BODY_BYTES, onBytes);
-		if (raw.length === 0) return undefined;
-		const contentType = String(req.headers['content-type'] ?? '');
-		if (!/^application\/(.+\+)?json\b/i.test(contentType)) {
-			throw new ApiError(415, `The request body must be JSON with Content-Type application/json; got "${contentType || 'none'}".`);
-		}
-		try {
-			return JSON.parse(raw.toString('utf8'));
-		} catch {
-			throw new ApiError(400, 'The request body is not valid JSON.');
-		}
-	}
-
-	private async withIdempotency(ctx: RequestContext, route: CompiledRoute): Promise<JsonResponse> {
-		const header = ctx.req.headers['idempotency-key'];
-		const key = Array.isArray(header) ? header[0] : header;
-		if (key === undefined) return route.handler(ctx);
-		if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
-			throw validationError([
-				{ code: key.length === 0 ? 'INVALID_VALUE' : 'TOO_LONG', detail: `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters; got ${key.length}.`, parameter: 'Idempotency-Key' },
-			]);
-		}
-		const storeKey = `${ctx.workspace.id}\n${key}`;
-		const fingerprint = createHash('sha256').update(`${ctx.method} ${ctx.path}\n${canonicalJson(ctx.body ?? null)}`).digest('hex');
-		const now = this.clock.now();
-		const existing = this.state.idempotency.get(storeKey);
-		if (existing && existing.createdAtMs + IDEMPOTENCY_TTL_MS > now) {
-			if (existing.fingerprint !== fingerprint) {
-				throw validationError([
-					{ code: 'IDEMPOTENCY_KEY_REUSED', detail: 'This Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request.', parameter: 'Idempotency-Key' },
-				]);
-			}
-			if (existing.inFlight) {
-				throw new ApiError(409, 'A request with this Idempotency-Key is still being processed; retry shortly.', undefined, { code: 'CONFLICT' });
-			}
-			return {
-				status: existing.status ?? 200,
-				body: existing.body,
-				headers: { ...existing.headers, 'idempotent-replayed': 'true' },
-			};
-		}
-		const record = { fingerprint, createdAtMs: now, inFlight: true };
-		this.state.idempotency.set(storeKey, record);
-		try {
-			const response = await route.handler(ctx);
-			if (response.status >= 200 && response.status < 300) {
-				this.state.idempotency.set(storeKey, { ...record, inFlight: false, status: response.status, body: response.body, headers: response.headers ?? {} });
-			} else {
-				this.state.idempotency.delete(storeKey);
-			}
-			return response;
-		} catch (error) {
-			this.state.idempotency.delete(storeKey);
-			throw error;
-		}
-	}
-}
-
-/** The parts of a request target the emulator uses (cheaper than new URL per request). */
-export interface RequestUrl {
-	pathname: string;
-	searchParams: URLSearchParams;
-	query: Record<string, string | string[]>;
-	/** The query string as received, without '?'. */
-	rawQuery: string;
-}
-
-function parseRequestUrl(target: string): RequestUrl {
-	const queryStart = target.indexOf('?');
-	const rawPath = queryStart < 0 ? target : target.slice(0, queryStart);
-	const rawQuery = queryStart < 0 ? '' : target.slice(queryStart + 1);
-	const searchParams = new URLSearchParams(rawQuery);
-	// an absolute-form target (proxy style) keeps only its path
-	const pathname = /^https?:\/\//i.test(rawPath) ? rawPath.replace(/^https?:\/\/[^/]*/i, '') || '/' : rawPath || '/';
-	return { pathname, searchParams, query: parseQuery(searchParams), rawQuery };
-}
-
-/** The label the request log shows: the fault that decides the answer, else a rewrite or an edit, else a delay. */
-function faultLabel(taken: TakenFaults): FaultLabel | undefined {
-	if (taken.reset) return 'reset';
-	if (taken.fail) return 'fail';
-	if (taken.redirect) return 'redirect';
-	if (taken.hang) return 'hang';
-	if (taken.huge) return 'huge';
-	if (taken.rewrite) return 'rewrite';
-	if (taken.trickle) return 'trickle';
-	if (taken.partPlan) return 'rewrite';
-	if (taken.ignorePage) return 'ignore-page';
-	if (taken.edit) return 'edit';
-	if (taken.repeatId) return 'repeat-id';
-	return taken.delay ? 'delay' : undefined;
 }
 
 function listenOn(server: Server, port: number, host: string): Promise<number> {

@@ -1,7 +1,9 @@
-/** How the faults that shape an answer write it: redirects, cut-short bodies, exact Retry-After
- * values and rewritten presigned URLs. */
+/** How the faults that shape an answer write it: injected failures, resets, redirects, cut-short
+ * bodies, exact Retry-After values and rewritten presigned URLs. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FailFault, HangFault, HugeAnswerFault, PartPlanFault, RedirectFault, TrickleFault } from './faults';
+import type { FailFault, HangFault, HostName, HugeAnswerFault, PartPlanFault, RedirectFault, ResetFault, TrickleFault } from './faults';
+import { problemResponse, sendJson } from './http-util';
+import { ApiError } from './problem';
 
 /** The value of `retryAfterBody` / `retryAfterHeader` that leaves the body key / the header out. */
 export const OMIT = '(omit)';
@@ -18,6 +20,53 @@ export function bodyRetryAfter(fault: FailFault): unknown[] {
 export function headerRetryAfter(fault: FailFault): string | undefined {
 	if (fault.retryAfterHeader !== undefined) return fault.retryAfterHeader === OMIT ? undefined : fault.retryAfterHeader;
 	return fault.retryAfter === undefined ? undefined : String(fault.retryAfter);
+}
+
+/** An injected failure: problem+json on the API (and trap) host, S3-style XML on the storage host. */
+export function sendFault(host: HostName, res: ServerResponse, fault: FailFault, path: string, requestId: string): void {
+	const status = fault.status ?? 500;
+	const detail = fault.detail ?? (status === 429 ? 'Rate limit exceeded; retry later.' : `Injected fault: HTTP ${status}.`);
+	const retryAfter = headerRetryAfter(fault);
+	if (fault.rawBody !== undefined) {
+		const headers: Record<string, string | number> = { 'content-type': 'text/html', 'content-length': Buffer.byteLength(fault.rawBody), 'x-request-id': requestId };
+		if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
+		res.writeHead(status, headers);
+		res.end(fault.rawBody);
+		return;
+	}
+	if (host === 'storage') {
+		const code = status === 503 ? 'SlowDown' : status === 403 ? 'AccessDenied' : status >= 500 ? 'InternalError' : 'InvalidRequest';
+		const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${detail}</Message><RequestId>${requestId}</RequestId></Error>`;
+		const headers: Record<string, string | number> = { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) };
+		if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
+		res.writeHead(status, headers);
+		res.end(body);
+		return;
+	}
+	const problem = problemResponse(new ApiError(status, detail), path, requestId);
+	const body = { ...(problem.body as Record<string, unknown>), ...(fault.problem ?? {}) };
+	const headers: Record<string, string> = { ...problem.headers };
+	for (const value of bodyRetryAfter(fault)) body.retryAfter = value;
+	if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
+	sendJson(res, { ...problem, body, headers }, requestId);
+}
+
+/** Destroys the socket once `afterBytes` body bytes arrived (at once when 0 or no body). */
+export function resetMidBody(req: IncomingMessage, fault: ResetFault, onBytes: (bytes: number) => void): void {
+	const afterBytes = fault.afterBytes ?? 1;
+	let received = 0;
+	const declared = Number(req.headers['content-length'] ?? 0);
+	const hasBody = declared > 0 || req.headers['transfer-encoding'] !== undefined;
+	if (afterBytes <= 0 || !hasBody) {
+		req.socket.destroy();
+		return;
+	}
+	req.on('data', (chunk: Buffer) => {
+		received += chunk.length;
+		onBytes(chunk.length);
+		if (received >= afterBytes) req.socket.destroy();
+	});
+	req.on('end', () => req.socket.destroy());
 }
 
 export function sendRedirect(req: IncomingMessage, res: ServerResponse, fault: RedirectFault, defaultLocation: string, requestId: string): void {

@@ -8,6 +8,25 @@ export interface JsonResponse {
 	headers?: Record<string, string>;
 }
 
+/** The parts of a request target the emulator uses (cheaper than new URL per request). */
+export interface RequestUrl {
+	pathname: string;
+	searchParams: URLSearchParams;
+	query: Record<string, string | string[]>;
+	/** The query string as received, without '?'. */
+	rawQuery: string;
+}
+
+export function parseRequestUrl(target: string): RequestUrl {
+	const queryStart = target.indexOf('?');
+	const rawPath = queryStart < 0 ? target : target.slice(0, queryStart);
+	const rawQuery = queryStart < 0 ? '' : target.slice(queryStart + 1);
+	const searchParams = new URLSearchParams(rawQuery);
+	// an absolute-form target (proxy style) keeps only its path
+	const pathname = /^https?:\/\//i.test(rawPath) ? rawPath.replace(/^https?:\/\/[^/]*/i, '') || '/' : rawPath || '/';
+	return { pathname, searchParams, query: parseQuery(searchParams), rawQuery };
+}
+
 /** Maximum size of a JSON request body. */
 export const MAX_JSON_BODY_BYTES = 5 * 1024 * 1024;
 

@@ -8,13 +8,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Clock, type ControllableClock, isControllable, ManualClock, OffsetClock } from './clock';
 import { installControl } from './control';
-import { type DeleteAnswerShape, EmulatorCore, type EmulatorEvents, type FaultLabel, type RateLimitOptions, type RequestLogEntry } from './core';
+import type { RateLimitOptions } from './api-dispatch';
+import { EmulatorCore } from './core';
 import type { Faults } from './faults';
 import { fileRoutes } from './routes/files';
 import { uploadRoutes } from './routes/uploads';
 import { workspaceRoutes } from './routes/workspace';
+import type { EmulatorEvents, FaultLabel, RequestLogEntry } from './request-log';
 import { SEED_IDS, SEEDED_KEYS } from './seed';
 import type { EmulatorState } from './state';
+import type { DeleteAnswerShape } from './types';
 
 export { ManualClock, OffsetClock, SEED_IDS, SEEDED_KEYS };
 export type { Clock, ControllableClock, DeleteAnswerShape, EmulatorEvents, FaultLabel, RateLimitOptions, RequestLogEntry };

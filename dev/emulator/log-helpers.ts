@@ -1,6 +1,12 @@
 /** Reading the request log in tests: waiting for a request without sleeping, finding a secret. */
-import type { RequestLogEntry } from './core';
-import type { Emulator } from './index';
+import type { EventEmitter } from 'node:events';
+import type { EmulatorEvents, RequestLogEntry } from './request-log';
+
+/** The parts of an emulator the log helpers read. */
+export interface RequestLogSource {
+	requests: RequestLogEntry[];
+	events: EventEmitter<EmulatorEvents>;
+}
 
 export interface WaitOptions {
 	/** Default 10000. */
@@ -18,7 +24,7 @@ function describeLog(requests: RequestLogEntry[]): string {
  * first that matches when it arrives or when its status is settled (both moments are checked).
  */
 export function waitForRequest(
-	emu: Pick<Emulator, 'requests' | 'events'>,
+	emu: RequestLogSource,
 	predicate: (entry: RequestLogEntry) => boolean,
 	{ timeoutMs = 10000 }: WaitOptions = {},
 ): Promise<RequestLogEntry> {
@@ -86,12 +92,12 @@ function searchableTexts(entry: RequestLogEntry): string[] {
 }
 
 /** Every logged request (any host) whose headers, path or query contain `secret`. */
-export function requestsCarrying(emu: Pick<Emulator, 'requests'>, secret: string): RequestLogEntry[] {
+export function requestsCarrying(emu: Pick<RequestLogSource, 'requests'>, secret: string): RequestLogEntry[] {
 	if (secret === '') throw new Error('requestsCarrying: the secret must not be empty');
 	return emu.requests.filter((entry) => searchableTexts(entry).some((text) => text.includes(secret)));
 }
 
 /** The requests carrying the API key to a host other than the API (storage or trap). */
-export function keyLeaks(emu: Pick<Emulator, 'requests'>, apiKey: string): RequestLogEntry[] {
+export function keyLeaks(emu: Pick<RequestLogSource, 'requests'>, apiKey: string): RequestLogEntry[] {
 	return requestsCarrying(emu, apiKey).filter((entry) => entry.host !== 'api');
 }

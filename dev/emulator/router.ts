@@ -1,14 +1,32 @@
 /** Route table types shared by the API routes. */
 import type { IncomingMessage } from 'node:http';
+import type { CallbackSender } from './callbacks';
+import type { Clock } from './clock';
 import type { JsonResponse } from './http-util';
-import type { ApiKeyRecord, WorkspaceRecord } from './types';
+import type { ObjectStore } from './object-store';
+import type { Processor } from './processing';
+import type { EmulatorState } from './state';
+import type { Presigner } from './storage';
+import type { ApiKeyRecord, DeleteAnswerShape, WorkspaceRecord } from './types';
 import type { Query } from './validate';
-import type { EmulatorCore } from './core';
+
+/** What a route may use of the emulator (the core provides it). */
+export interface RouteServices {
+	readonly state: EmulatorState;
+	readonly clock: Clock;
+	readonly presigner: Presigner;
+	readonly processor: Processor;
+	readonly store: ObjectStore;
+	readonly callbacks: CallbackSender;
+	readonly storageUrl: string;
+	readonly deleteAnswer: DeleteAnswerShape;
+	readonly options: { readonly maxDirectoryDepth: number; readonly maxPageCount: number; readonly minPartSizeMB: number; readonly defaultPartSizeMB: number };
+}
 
 export type ParamKind = 'uuid' | 'objectId' | 'string';
 
 export interface RequestContext {
-	core: EmulatorCore;
+	core: RouteServices;
 	req: IncomingMessage;
 	method: string;
 	/** Full path, e.g. /prod/v1/files. */

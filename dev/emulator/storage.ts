@@ -5,7 +5,7 @@ import { rename, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { Clock } from './clock';
-import type { RequestUrl } from './core';
+import type { RequestUrl } from './http-util';
 import { type ObjectStore, sinkHash } from './object-store';
 import type { Processor } from './processing';
 import type { EmulatorState } from './state';

@@ -4,6 +4,9 @@ import type { ExtractedField } from './extraction';
 
 export type KeyMode = 'read-write' | 'read-only';
 
+/** `detailed`: DELETE /files lists deletedFileIds; `spec`: exactly the specification's shape. */
+export type DeleteAnswerShape = 'detailed' | 'spec';
+
 export interface ApiKeyRecord {
 	key: string;
 	workspaceId: string;
