@@ -18,51 +18,35 @@
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 
 import { ensureN8n } from './n8n/n8n-runtime';
 import { baselineCredential, emulatorCredential, exampleWorkflowFiles, readExample } from './n8n/n8n-stack';
+import { hasFlag, importedFingerprint, option, portIsFree, runMain, say, stopper } from './start-cli';
 import { engineNote, onlineCommand, readyMessage } from './start-message';
 import { startQueueStack, type BinaryDataMode, type QueueStack } from './n8n/queue/queue-stack';
 
 const IMPORT_MARKER = '.dex-queue-imports.json';
 const EMULATOR_PORT = 8787;
 
-function option(name: string): string | undefined {
-	const index = process.argv.indexOf(`--${name}`);
-	return index >= 0 ? process.argv[index + 1] : process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
-}
-
-function isFree(port: number): Promise<boolean> {
-	return new Promise((resolve) => {
-		const server = net.createServer().once('error', () => resolve(false));
-		server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-	});
-}
-
-function say(line: string): void {
-	process.stdout.write(`${line}\n`);
-}
-
 async function main(): Promise<void> {
 	const started = Date.now();
 	const binaryDataMode = (option('binary-data') ?? 'database') as BinaryDataMode;
 	if (!['database', 'filesystem'].includes(binaryDataMode)) throw new Error('--binary-data is database or filesystem');
 	const workers = Number(option('workers') ?? 2);
-	const online = process.argv.includes('--online');
+	const online = hasFlag('online');
 	const note = engineNote();
 	if (note) say(note);
 	say('Preparing n8n, PostgreSQL 17 and Redis (the first start installs them into the cache: several minutes)...');
 	const runtime = await ensureN8n({ log: (line) => say(`  ${line}`) });
 	const rootDir = path.join(runtime.cacheDir, 'queue', 'stack');
-	if (process.argv.includes('--fresh')) fs.rmSync(rootDir, { recursive: true, force: true });
+	if (hasFlag('fresh')) fs.rmSync(rootDir, { recursive: true, force: true });
 	fs.mkdirSync(rootDir, { recursive: true });
 
 	// The credential points at the emulator's address: import again only when that (or an example) changed.
-	const emulatorPort = (await isFree(EMULATOR_PORT)) ? EMULATOR_PORT : 0;
+	const emulatorPort = (await portIsFree(EMULATOR_PORT)) ? EMULATOR_PORT : 0;
 	const markerPath = path.join(rootDir, IMPORT_MARKER);
-	const previous = fs.existsSync(markerPath) ? (JSON.parse(fs.readFileSync(markerPath, 'utf8')) as { fingerprint?: string }) : {};
+	const previous = importedFingerprint(markerPath);
 	const fingerprintFor = (apiUrl: string) =>
 		createHash('sha256')
 			.update(JSON.stringify([emulatorCredential(apiUrl), baselineCredential(), exampleWorkflowFiles().map((file) => readExample(file, apiUrl))]))
@@ -70,16 +54,9 @@ async function main(): Promise<void> {
 	const wantedPort = Number(option('port') ?? 5678);
 
 	let stack: QueueStack | undefined;
-	let stopping = false;
-	const stop = async (code: number) => {
-		if (stopping) return;
-		stopping = true;
-		say('\nStopping n8n (main and workers), Redis, PostgreSQL and the emulator...');
+	const stop = stopper('\nStopping n8n (main and workers), Redis, PostgreSQL and the emulator...', async () => {
 		await stack?.stop();
-		process.exit(code);
-	};
-	process.on('SIGINT', () => void stop(0));
-	process.on('SIGTERM', () => void stop(0));
+	});
 
 	try {
 		stack = await startQueueStack({
@@ -88,12 +65,12 @@ async function main(): Promise<void> {
 			workers,
 			workerConcurrency: option('concurrency') ? Number(option('concurrency')) : undefined,
 			binaryDataMode,
-			port: wantedPort && (await isFree(wantedPort)) ? wantedPort : undefined,
+			port: wantedPort && (await portIsFree(wantedPort)) ? wantedPort : undefined,
 			emulator: { port: emulatorPort },
 			// A fixed emulator port gives the same fingerprint as last time: the imports are in PostgreSQL already.
-			skipImports: emulatorPort !== 0 && previous.fingerprint === fingerprintFor(`http://127.0.0.1:${EMULATOR_PORT}`),
+			skipImports: emulatorPort !== 0 && previous === fingerprintFor(`http://127.0.0.1:${EMULATOR_PORT}`),
 			log: (line) => say(`  ${line}`),
-			echo: process.argv.includes('--verbose') ? process.stdout : undefined,
+			echo: hasFlag('verbose') ? process.stdout : undefined,
 			online,
 			onlineHint: onlineCommand('npm run start:queue'),
 		});
@@ -138,7 +115,4 @@ function readPackageVersion(): string {
 	return (JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-main().catch((error: Error) => {
-	process.stderr.write(`${error.stack ?? error.message}\n`);
-	process.exit(1);
-});
+runMain(main);

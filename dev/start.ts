@@ -26,7 +26,6 @@
  *   --online        let n8n connect to other hosts (the real service, with your own API key)
  */
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 
@@ -36,23 +35,10 @@ import { startN8n, type N8nInstance } from './n8n/n8n-launcher';
 import { baselineCredential, emulatorCredential, exampleWorkflowFiles, importCredentialsAndWorkflows, readExample } from './n8n/n8n-stack';
 import { cachedRuntime, ensureN8n } from './n8n/n8n-runtime';
 import { SHARED_KEY_NOTE, prepareSandbox } from './n8n/sandbox';
+import { hasFlag, importedFingerprint, option, portIsFree, runMain, say, stopper } from './start-cli';
 import { engineNote, provisioningMessage, readyMessage } from './start-message';
 
 const IMPORT_MARKER = '.dex-start-imports.json';
-
-function flag(name: string): string | undefined {
-	const index = process.argv.indexOf(`--${name}`);
-	if (index >= 0) return process.argv[index + 1];
-	return process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
-}
-
-function portIsFree(port: number): Promise<boolean> {
-	return new Promise((resolve) => {
-		const server = net.createServer();
-		server.once('error', () => resolve(false));
-		server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-	});
-}
 
 async function choosePort(wanted: number, what: string): Promise<number> {
 	if (await portIsFree(wanted)) return wanted;
@@ -60,38 +46,27 @@ async function choosePort(wanted: number, what: string): Promise<number> {
 	return 0;
 }
 
-function say(line: string): void {
-	process.stdout.write(`${line}\n`);
-}
-
 async function main(): Promise<void> {
 	const started = Date.now();
-	const online = process.argv.includes('--online');
+	const online = hasFlag('online');
 	const note = engineNote();
 	if (note) say(note);
 	say(provisioningMessage(cachedRuntime()));
 	const runtime = await ensureN8n({ log: (line) => say(`  ${line}`) });
 	const userFolder = path.join(runtime.cacheDir, 'start');
-	if (process.argv.includes('--fresh')) fs.rmSync(userFolder, { recursive: true, force: true });
+	if (hasFlag('fresh')) fs.rmSync(userFolder, { recursive: true, force: true });
 
 	const { prepared, secretsFile, owner, formerOwnerPasswords, sharedKey } = await prepareSandbox({ userFolder, runtime, log: say });
 
-	const emulatorPort = await choosePort(Number(flag('emulator-port') ?? 8787), 'Emulator');
+	const emulatorPort = await choosePort(Number(option('emulator-port') ?? 8787), 'Emulator');
 	const emulator = await startEmulator({ port: emulatorPort, processingDelayMs: 300 });
-	const chatModel = await startOfflineChatModel(await choosePort(Number(flag('model-port') ?? 8790), 'Scripted chat model'));
+	const chatModel = await startOfflineChatModel(await choosePort(Number(option('model-port') ?? 8790), 'Scripted chat model'));
 	let n8n: N8nInstance | undefined;
-	let stopping = false;
-	const stop = async (code: number) => {
-		if (stopping) return;
-		stopping = true;
-		say('\nStopping n8n, the emulator and the scripted chat model...');
+	const stop = stopper('\nStopping n8n, the emulator and the scripted chat model...', async () => {
 		await n8n?.stop();
 		await emulator.close();
 		await chatModel.close();
-		process.exit(code);
-	};
-	process.on('SIGINT', () => void stop(0));
-	process.on('SIGTERM', () => void stop(0));
+	});
 
 	try {
 		// Credential and examples are imported when they changed since the last start (each import boots n8n for a few seconds).
@@ -100,14 +75,13 @@ async function main(): Promise<void> {
 			.update(JSON.stringify([emulatorCredential(emulator.apiUrl), baselineCredential(), chatModelCredential(chatModel.baseUrl), workflows]))
 			.digest('hex');
 		const markerPath = path.join(userFolder, IMPORT_MARKER);
-		const previous = fs.existsSync(markerPath) ? (JSON.parse(fs.readFileSync(markerPath, 'utf8')) as { fingerprint?: string }) : {};
-		if (previous.fingerprint !== fingerprint) {
+		if (importedFingerprint(markerPath) !== fingerprint) {
 			say(`Importing the emulator credential and ${workflows.length} example workflows...`);
 			await importCredentialsAndWorkflows(prepared.cli, emulator, workflows, [chatModelCredential(chatModel.baseUrl)]);
 			fs.writeFileSync(markerPath, JSON.stringify({ fingerprint, importedAt: new Date().toISOString() }, null, 2), { mode: 0o600 });
 		}
 
-		const port = await choosePort(Number(flag('port') ?? 5678), 'n8n');
+		const port = await choosePort(Number(option('port') ?? 5678), 'n8n');
 		say('Starting n8n...');
 		n8n = await startN8n({ userFolder, runtime, port: port || undefined, env: prepared.env, owner, online, formerOwnerPasswords });
 	} catch (error) {
@@ -137,7 +111,4 @@ ${readyMessage({
 `);
 }
 
-main().catch((error: Error) => {
-	process.stderr.write(`${error.stack ?? error.message}\n`);
-	process.exit(1);
-});
+runMain(main);

@@ -174,80 +174,79 @@ function matches(spec: FaultMatch, host: HostName, method: string, path: string)
 	return spec.path === path || `/prod/v1${spec.path}` === path;
 }
 
+type FaultKind = keyof PendingFaults;
+
+/** The faults waiting for a request, one queue per kind. */
+type Queues = { [K in FaultKind]: Array<Pending<PendingFaults[K][number]>> };
+
+/** The queues, in the order pending() lists them. */
+function emptyQueues(): Queues {
+	return { fail: [], delay: [], reset: [], redirect: [], hang: [], rewrite: [], trickle: [], huge: [], ignorePage: [], partPlan: [], edit: [], repeatId: [] };
+}
+
 export class Faults {
-	private fails: Array<Pending<FailFault>> = [];
-	private delays: Array<Pending<DelayFault>> = [];
-	private resets: Array<Pending<ResetFault>> = [];
-	private redirects: Array<Pending<RedirectFault>> = [];
-	private hangs: Array<Pending<HangFault>> = [];
-	private rewrites: Array<Pending<RewriteUrlsFault>> = [];
-	private trickles: Array<Pending<TrickleFault>> = [];
-	private huges: Array<Pending<HugeAnswerFault>> = [];
-	private ignorePages: Array<Pending<IgnorePageFault>> = [];
-	private partPlans: Array<Pending<PartPlanFault>> = [];
-	private edits: Array<Pending<EditAnswerFault>> = [];
-	private repeatIds: Array<Pending<RepeatIdFault>> = [];
+	private queues = emptyQueues();
 
 	constructor(private readonly onExpirePresigned: () => number) {}
 
 	/** The next `count` matching requests answer `status` (problem+json on the API host). */
 	failNext(spec: FailFault): void {
-		this.fails.push({ spec, remaining: spec.count ?? 1 });
+		this.add('fail', spec);
 	}
 
 	/** The next `count` matching requests wait `delayMs` before being handled. */
 	delayNext(spec: DelayFault): void {
-		this.delays.push({ spec, remaining: spec.count ?? 1 });
+		this.add('delay', spec);
 	}
 
 	/** The next `count` matching requests have their connection destroyed mid-body. */
 	resetConnectionNext(spec: ResetFault = {}): void {
-		this.resets.push({ spec, remaining: spec.count ?? 1 });
+		this.add('reset', spec);
 	}
 
 	/** The next `count` matching requests answer a redirect (default 302 to the trap host). */
 	redirectNext(spec: RedirectFault = {}): void {
-		this.redirects.push({ spec, remaining: spec.count ?? 1 });
+		this.add('redirect', spec);
 	}
 
 	/** The next `count` matching requests get no answer, or a body cut short (see HangMode). */
 	hangNext(spec: HangFault = {}): void {
-		this.hangs.push({ spec, remaining: spec.count ?? 1 });
+		this.add('hang', spec);
 	}
 
 	/** The presigned URLs in the next `count` matching API answers are replaced (API host only). */
 	rewriteUrlsNext(spec: RewriteUrlsFault): void {
-		this.rewrites.push({ spec, remaining: spec.count ?? 1 });
+		this.add('rewrite', spec);
 	}
 
 	/** The next `count` matching requests are answered (or read) a few bytes at a time. */
 	trickleNext(spec: TrickleFault = {}): void {
-		this.trickles.push({ spec, remaining: spec.count ?? 1 });
+		this.add('trickle', spec);
 	}
 
 	/** The next `count` matching requests get a 200 JSON answer of `bytes` bytes. */
 	hugeAnswerNext(spec: HugeAnswerFault): void {
-		this.huges.push({ spec, remaining: spec.count ?? 1 });
+		this.add('huge', spec);
 	}
 
 	/** The next `count` matching list requests ignore their `page` parameter. */
 	ignorePageNext(spec: IgnorePageFault = {}): void {
-		this.ignorePages.push({ spec, remaining: spec.count ?? 1 });
+		this.add('ignorePage', spec);
 	}
 
 	/** The next `count` matching multipart initiations answer the part plan `sizes`. */
 	partPlanNext(spec: PartPlanFault): void {
-		this.partPlans.push({ spec, remaining: spec.count ?? 1 });
+		this.add('partPlan', spec);
 	}
 
 	/** The next `count` matching API answers are replaced by `edit(copy of the answer)` (API host only). */
 	editAnswerNext(spec: EditAnswerFault): void {
-		this.edits.push({ spec, remaining: spec.count ?? 1 });
+		this.add('edit', spec);
 	}
 
 	/** In the next `count` matching API answers the first listed item comes twice. */
 	repeatIdNext(spec: RepeatIdFault = {}): void {
-		this.repeatIds.push({ spec, remaining: spec.count ?? 1 });
+		this.add('repeatId', spec);
 	}
 
 	/** Every presigned URL issued so far stops working; returns how many were expired. */
@@ -256,37 +255,13 @@ export class Faults {
 	}
 
 	clear(): void {
-		this.fails = [];
-		this.delays = [];
-		this.resets = [];
-		this.redirects = [];
-		this.hangs = [];
-		this.rewrites = [];
-		this.trickles = [];
-		this.huges = [];
-		this.ignorePages = [];
-		this.partPlans = [];
-		this.edits = [];
-		this.repeatIds = [];
+		this.queues = emptyQueues();
 	}
 
 	pending(): PendingFaults {
-		const view = <T extends FaultMatch>(list: Array<Pending<T>>) =>
-			list.map((entry) => ({ ...entry.spec, count: entry.remaining, path: entry.spec.path instanceof RegExp ? entry.spec.path.toString() : entry.spec.path }) as T);
-		return {
-			fail: view(this.fails),
-			delay: view(this.delays),
-			reset: view(this.resets),
-			redirect: view(this.redirects),
-			hang: view(this.hangs),
-			rewrite: view(this.rewrites),
-			trickle: view(this.trickles),
-			huge: view(this.huges),
-			ignorePage: view(this.ignorePages),
-			partPlan: view(this.partPlans),
-			edit: view(this.edits),
-			repeatId: view(this.repeatIds),
-		};
+		const view = (list: Array<Pending<FaultMatch>>) =>
+			list.map((entry) => ({ ...entry.spec, count: entry.remaining, path: entry.spec.path instanceof RegExp ? entry.spec.path.toString() : entry.spec.path }));
+		return Object.fromEntries(Object.entries(this.queues).map(([kind, list]) => [kind, view(list)])) as unknown as PendingFaults;
 	}
 
 	/**
@@ -295,20 +270,25 @@ export class Faults {
 	 * edit are taken only by an API request that will be answered.
 	 */
 	take(host: HostName, method: string, path: string): TakenFaults {
-		const delay = takeFrom(this.delays, host, method, path);
-		const reset = takeFrom(this.resets, host, method, path);
-		const fail = reset ? undefined : takeFrom(this.fails, host, method, path);
-		const redirect = reset || fail ? undefined : takeFrom(this.redirects, host, method, path);
-		const hang = reset || fail || redirect ? undefined : takeFrom(this.hangs, host, method, path);
-		const huge = reset || fail || redirect || hang ? undefined : takeFrom(this.huges, host, method, path);
+		const from = <K extends FaultKind>(kind: K) => takeFrom(this.queues[kind] as Array<Pending<PendingFaults[K][number]>>, host, method, path);
+		const delay = from('delay');
+		const reset = from('reset');
+		const fail = reset ? undefined : from('fail');
+		const redirect = reset || fail ? undefined : from('redirect');
+		const hang = reset || fail || redirect ? undefined : from('hang');
+		const huge = reset || fail || redirect || hang ? undefined : from('huge');
 		const noAnswer = Boolean(reset || fail || redirect || huge || (hang && (hang.mode ?? 'no-answer') === 'no-answer'));
-		const rewrite = host === 'api' && !noAnswer ? takeFrom(this.rewrites, host, method, path) : undefined;
-		const trickle = reset || fail || redirect || hang ? undefined : takeFrom(this.trickles, host, method, path);
-		const ignorePage = noAnswer ? undefined : takeFrom(this.ignorePages, host, method, path);
-		const partPlan = host === 'api' && !noAnswer ? takeFrom(this.partPlans, host, method, path) : undefined;
-		const edit = host === 'api' && !noAnswer ? takeFrom(this.edits, host, method, path) : undefined;
-		const repeatId = host === 'api' && !noAnswer ? takeFrom(this.repeatIds, host, method, path) : undefined;
+		const rewrite = host === 'api' && !noAnswer ? from('rewrite') : undefined;
+		const trickle = reset || fail || redirect || hang ? undefined : from('trickle');
+		const ignorePage = noAnswer ? undefined : from('ignorePage');
+		const partPlan = host === 'api' && !noAnswer ? from('partPlan') : undefined;
+		const edit = host === 'api' && !noAnswer ? from('edit') : undefined;
+		const repeatId = host === 'api' && !noAnswer ? from('repeatId') : undefined;
 		return { delay, reset, fail, redirect, hang, rewrite, trickle, huge, ignorePage, partPlan, edit, repeatId };
+	}
+
+	private add<K extends FaultKind>(kind: K, spec: PendingFaults[K][number]): void {
+		(this.queues[kind] as Array<Pending<PendingFaults[K][number]>>).push({ spec, remaining: spec.count ?? 1 });
 	}
 }
 

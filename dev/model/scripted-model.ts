@@ -4,13 +4,13 @@
  * `GET /v1/models` and `POST /v1/chat/completions` (plain JSON, or server-sent events when the
  * request asks for `stream: true`), with the replies a test scripts, and records every request.
  * No model and no network: the script is data in the test. Requests addressed to any host but
- * localhost, 127.x or [::1] (a DNS-rebinding page) get 421 (dev/emulator/host-check.ts).
+ * localhost, 127.x or [::1] (a DNS-rebinding page) get 421 (dev/host-check.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { refuseForeignHost } from '../emulator/host-check';
+import { refuseForeignHost } from '../host-check';
 
 export interface ToolCall {
 	/** The tool's name as n8n offers it (see `toolNames` of a request). */

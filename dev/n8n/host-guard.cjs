@@ -8,8 +8,8 @@
  * talk to the sandbox's n8n from the user's browser as a same-origin page. Its requests carry its
  * own name in Host, and n8n 2.41 does not check Host itself (its push endpoint only checks that
  * Origin matches Host, which such a page satisfies). The same rule guards the emulator and the
- * scripted chat model (dev/emulator/host-check.ts); the rule itself is in loopback-host.cjs, and
- * one table of cases tests both copies.
+ * scripted chat model (dev/host-check.ts); the rule itself is dev/loopback-host.cjs, one copy
+ * for all three.
  *
  * N8N_HOST_GUARD_EXTRA_HOSTS: further names to accept, comma-separated (none by default).
  */
@@ -17,7 +17,7 @@
 
 const http = require('node:http');
 
-const { isLoopbackHostHeader: isLoopbackHost } = require('./loopback-host.cjs');
+const { isLoopbackHostHeader: isLoopbackHost } = require('../loopback-host.cjs');
 
 const EXTRA = (process.env.N8N_HOST_GUARD_EXTRA_HOSTS || '')
 	.split(',')

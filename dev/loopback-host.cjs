@@ -1,12 +1,15 @@
 /**
- * The Host header rule of dev/n8n/host-guard.cjs (no side effects, so tests can require it):
+ * The Host header rule of every local server here: n8n's (through the preload
+ * dev/n8n/host-guard.cjs), the emulator's and the scripted chat model's (dev/host-check.ts):
  * `localhost`, `127.x.x.x` or `[::1]`, any port, or one of `extra`; a missing Host passes (HTTP/1.0;
- * a browser always sends one). The emulator and the scripted model have the same rule in
- * TypeScript (dev/emulator/host-check.ts); test/sandbox/host-check.test.ts holds both to one table.
+ * a browser always sends one). Plain CommonJS without side effects, so that the preload can run it
+ * in n8n's own Node; TypeScript imports it with the types of loopback-host.d.cts.
  */
 'use strict';
 
 const IPV4_LOOPBACK = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+
+/** The host part of a Host header (no port, no brackets, lower case, no trailing dot); undefined when malformed. */
 function hostName(header) {
 	const value = header.trim().toLowerCase();
 	if (value.startsWith('[')) {
@@ -22,7 +25,11 @@ function hostName(header) {
 	return name.endsWith('.') ? name.slice(0, -1) : name;
 }
 
-/** The rule of dev/emulator/host-check.ts isLoopbackHostHeader. */
+/**
+ * True when a request's Host header names this machine: `localhost`, `127.x.x.x` or `[::1]`, with
+ * or without a port. A missing Host header passes. `extra` are further names or addresses to
+ * accept (e.g. the address a server was bound to).
+ */
 function isLoopbackHostHeader(header, extra = []) {
 	if (header === undefined) return true;
 	const name = hostName(header);

@@ -5,44 +5,12 @@
  * name to 127.0.0.1 reaches the port, but its requests carry its own name in Host: they get 421
  * and a sentence saying why, and never reach the emulator's API or its /__emulator/ control.
  *
- * dev/n8n/host-guard.cjs holds the same rule for n8n's own servers (a preload); the test
- * test/sandbox/host-check.test.ts runs one table of Host headers through both.
+ * The rule is loopback-host.cjs's, which n8n's own servers apply too (the preload
+ * dev/n8n/host-guard.cjs); test/sandbox/host-check.test.ts holds it to one table of Host headers.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-
-const IPV4_LOOPBACK = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
-
-/** The host part of a Host header (no port, no brackets, lower case, no trailing dot); undefined when malformed. */
-function hostName(header: string): string | undefined {
-	const value = header.trim().toLowerCase();
-	if (value.startsWith('[')) {
-		const end = value.indexOf(']');
-		if (end < 0) return undefined;
-		const rest = value.slice(end + 1);
-		if (rest !== '' && !/^:\d{1,5}$/.test(rest)) return undefined;
-		return value.slice(1, end);
-	}
-	const colon = value.indexOf(':');
-	const name = colon < 0 ? value : value.slice(0, colon);
-	if (colon >= 0 && !/^\d{1,5}$/.test(value.slice(colon + 1))) return undefined;
-	return name.endsWith('.') ? name.slice(0, -1) : name;
-}
-
-/**
- * True when a request's Host header names this machine: `localhost`, `127.x.x.x` or `[::1]`, with
- * or without a port. A missing Host header passes (HTTP/1.0 clients; a browser always sends one).
- * `extra` are further names or addresses to accept (e.g. the address a server was bound to).
- */
-export function isLoopbackHostHeader(header: string | undefined, extra: readonly string[] = []): boolean {
-	if (header === undefined) return true;
-	const name = hostName(header);
-	if (name === undefined) return false;
-	if (name === 'localhost' || name === '::1') return true;
-	const ipv4 = IPV4_LOOPBACK.exec(name);
-	if (ipv4) return ipv4.slice(1).every((octet) => Number(octet) <= 255);
-	return extra.some((allowed) => allowed.toLowerCase() === name);
-}
+import { isLoopbackHostHeader } from './loopback-host.cjs';
 
 /** The sentence a refused request gets. */
 export function foreignHostMessage(server: string, header: string | undefined): string {
