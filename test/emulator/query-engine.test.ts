@@ -1,4 +1,4 @@
-import { executeQuery, type QueryCatalog, type QueryableDocument, type QueryResult } from '../../dev/emulator/query-engine';
+import { executeQuery, type QueryCatalog, type QueryableDocument, type QueryResult } from '../../dev/emulator/query';
 import { INVOICE_SCHEMA_FIELDS, RECEIPT_SCHEMA_FIELDS } from '../../dev/documents';
 
 const INVOICE_TYPE = 'aaaaaaaaaaaaaaaaaaaaaaa1';

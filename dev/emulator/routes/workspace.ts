@@ -1,7 +1,7 @@
 /** Subscription, project settings, file types (+approve), workflows, directories, schemas,
  * and query execution. */
 import { iso } from '../clock';
-import { executePreparedQuery, prepareQueryDataset, type QueryableDocument, type QueryDataset } from '../query-engine';
+import { executePreparedQuery, prepareQueryDataset, type QueryableDocument, type QueryDataset } from '../query';
 import { badRequest, notFound, validationError } from '../problem';
 import { ok, type RequestContext, type Route } from '../router';
 import { directoryJson, fileTypeJson, workflowJson } from '../serialize';
