@@ -1,106 +1,19 @@
-/** What happens after bytes land in storage: upload steps, ZIP extraction, duplicate
- * detection, text extraction and form filling, callbacks. Reruns reuse the same filling. */
-import { createHash } from 'node:crypto';
-import { basename, extname } from 'node:path';
-import * as yauzl from 'yauzl';
+/** What happens after bytes land in storage: upload steps, ZIP extraction (zip-archive.ts),
+ * duplicate detection, text extraction and form filling (classify.ts picks the file type),
+ * callbacks. Reruns reuse the same filling. */
 import type { CallbackSender } from './callbacks';
+import { deriveSummary, pickFileType, toDefinition } from './classify';
 import { iso } from './clock';
-import { EXTRACTION_ERRORS, ExtractionError, extractText, fillFields, type SchemaFieldDefinition } from './extraction';
+import { EXTRACTION_ERRORS, ExtractionError, extractText } from './extraction';
+import { fillFields } from './fill-fields';
 import { newObjectId, newUuid } from './ids';
 import type { ObjectStore } from './object-store';
 import { EPHEMERAL_RETENTION_MS, type EmulatorState } from './state';
-import type {
-	ExtractedFieldRecord,
-	FileRecord,
-	FileTypeRecord,
-	SchemaField,
-	SchemaVersion,
-	StepRecord,
-	StoredObject,
-	UploadRecord,
-	ZipMemberRecord,
-} from './types';
+import type { ExtractedFieldRecord, FileRecord, SchemaField, SchemaVersion, StepRecord, StoredObject, UploadRecord, ZipMemberRecord } from './types';
+import { mimeTypeOf, sanitizeZipArchiveName, unzipToStore, type UnzippedMember } from './zip-archive';
 
 /** Extracted text up to this size is kept for reruns; larger text is read again. */
 const TEXT_CACHE_LIMIT = 1024 * 1024;
-
-const MIME_BY_EXTENSION: Record<string, string> = {
-	'.pdf': 'application/pdf',
-	'.txt': 'text/plain',
-	'.text': 'text/plain',
-	'.md': 'text/markdown',
-	'.csv': 'text/csv',
-	'.tsv': 'text/tab-separated-values',
-	'.json': 'application/json',
-	'.xml': 'application/xml',
-	'.png': 'image/png',
-	'.jpg': 'image/jpeg',
-	'.jpeg': 'image/jpeg',
-	'.tif': 'image/tiff',
-	'.tiff': 'image/tiff',
-	'.gif': 'image/gif',
-	'.webp': 'image/webp',
-	'.xls': 'application/vnd.ms-excel',
-	'.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-	'.doc': 'application/msword',
-	'.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-	'.zip': 'application/zip',
-};
-
-export function mimeTypeOf(fileName: string): string {
-	return MIME_BY_EXTENSION[extname(fileName).toLowerCase()] ?? 'application/octet-stream';
-}
-
-export function isZipUpload(fileName: string, fileType: string): boolean {
-	const mime = fileType.split(';')[0].trim().toLowerCase();
-	return mime === 'application/zip' || mime === 'application/x-zip-compressed' || fileName.toLowerCase().endsWith('.zip');
-}
-
-/**
- * The ZIP name kept as zipArchiveName (retainOriginalZipFileName): control characters, path
- * separators and `..` removed, leading/trailing dots and whitespace trimmed, 255 characters.
- */
-export function sanitizeZipArchiveName(name: string): string {
-	let result = name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').replace(/[/\\]/g, '');
-	while (result.includes('..')) result = result.replace(/\.\./g, '');
-	result = result.replace(/^[\s.]+|[\s.]+$/g, '');
-	const characters = Array.from(result);
-	return characters.length > 255 ? characters.slice(0, 255).join('') : result;
-}
-
-function toDefinition(field: SchemaField): SchemaFieldDefinition {
-	return {
-		id: field.id,
-		title: field.title,
-		description: field.description,
-		type: field.type,
-		format: field.format,
-		hidden: field.hidden,
-		internet_context: field.internet_context,
-		items: field.items ? field.items.map(toDefinition) : null,
-		enumValues: field.enumValues,
-		...(field.fieldSuggestion ? { fieldSuggestion: field.fieldSuggestion } : {}),
-		...(field.inlineListType ? { inlineListType: field.inlineListType } : {}),
-	};
-}
-
-/** The label of a `Label: value` line (1 to 100 characters before the first colon), in linear time. */
-function labelOf(line: string): string | undefined {
-	const colon = line.indexOf(':');
-	if (colon < 0) return undefined;
-	const label = line.slice(0, colon).trim();
-	return label.length >= 1 && label.length <= 100 ? label : undefined;
-}
-
-function normaliseTitle(title: string): string {
-	return title.trim().replace(/\s+/g, ' ').toLowerCase();
-}
-
-interface UnzippedMember {
-	name: string;
-	object?: StoredObject;
-	error?: string;
-}
 
 export interface ProcessorOptions {
 	processingDelayMs: number;
@@ -258,7 +171,7 @@ export class Processor {
 		let members: UnzippedMember[];
 		try {
 			if (object.sink) throw new Error('The emulator runs in storage sink mode: the ZIP archive was not kept, so it cannot be extracted');
-			members = await this.unzip(upload, object);
+			members = await unzipToStore(this.store, upload, object);
 		} catch (error) {
 			const reason = (error as Error).message;
 			this.addStep(upload, upload.statuses, 'zip_extraction', 'error', reason);
@@ -311,88 +224,6 @@ export class Processor {
 		}
 	}
 
-	/** Extracts every file entry of the archive to its own stored object. */
-	private unzip(upload: UploadRecord, object: StoredObject): Promise<UnzippedMember[]> {
-		const prefix = upload.s3Path.slice(0, upload.s3Path.lastIndexOf('/'));
-		return new Promise((resolve, reject) => {
-			yauzl.open(object.diskPath, { lazyEntries: true, autoClose: true }, (openError, zip) => {
-				if (openError || !zip) {
-					reject(new Error('The ZIP archive could not be read'));
-					return;
-				}
-				const members: UnzippedMember[] = [];
-				zip.on('error', () => reject(new Error('The ZIP archive could not be read')));
-				zip.on('end', () => {
-					if (members.length === 0) reject(new Error('The ZIP archive contains no files'));
-					else resolve(members);
-				});
-				zip.on('entry', (entry: yauzl.Entry) => {
-					const entryName = entry.fileName.replace(/\\/g, '/');
-					if (entryName.endsWith('/') || entryName.startsWith('__MACOSX/') || basename(entryName).startsWith('._')) {
-						zip.readEntry();
-						return;
-					}
-					const index = members.length + 1;
-					const name = basename(entryName) || `member-${index}`;
-					const key = `${prefix}/members/${index}/${name}`;
-					const unreadable = (): void => {
-						members.push({ name, error: 'The ZIP member could not be read' });
-						zip.readEntry();
-					};
-					zip.openReadStream(entry, (streamError, stream) => {
-						if (streamError || !stream) {
-							unreadable();
-							return;
-						}
-						this.store
-							.writeStream(stream)
-							.then(async (written) => {
-								members.push({ name, object: await this.store.commit(written.tmpPath, key, upload.workspaceId, mimeTypeOf(name), written.size, written.sha256) });
-								zip.readEntry();
-							})
-							.catch(unreadable);
-					});
-				});
-				zip.readEntry();
-			});
-		});
-	}
-
-	/** Picks the file type: a `Document Type: <name>` line wins; otherwise the type whose
-	 * field titles appear most often as `Label:` lines; ties and no match give the default. */
-	pickFileType(workspaceId: string, text: string): FileTypeRecord | undefined {
-		const types = this.state.fileTypesOf(workspaceId);
-		if (types.length === 0) return undefined;
-		const labels = new Set<string>();
-		for (const line of text.split(/\r?\n/)) {
-			const raw = labelOf(line);
-			if (raw === undefined) continue;
-			const label = normaliseTitle(raw);
-			if (label === 'document type') {
-				const wanted = normaliseTitle(line.slice(line.indexOf(':') + 1));
-				const named = types.find((type) => normaliseTitle(type.name) === wanted);
-				if (named) return named;
-			}
-			labels.add(label);
-		}
-		const workspace = this.state.workspace(workspaceId);
-		const fallback = types.find((type) => type.id === workspace.defaultFileTypeId) ?? types[0];
-		let best = fallback;
-		let bestScore = this.score(fallback, labels);
-		for (const type of types) {
-			const score = this.score(type, labels);
-			if (score > bestScore) {
-				best = type;
-				bestScore = score;
-			}
-		}
-		return best;
-	}
-
-	private score(type: FileTypeRecord, labels: Set<string>): number {
-		return this.state.currentVersion(type).fields.filter((field) => labels.has(normaliseTitle(field.title))).length;
-	}
-
 	async textOf(file: FileRecord, diskPath: string): Promise<string> {
 		if (file.extractedText !== undefined) return file.extractedText;
 		if (this.state.objects.get(file.fileStoragePath)?.sink) {
@@ -409,7 +240,7 @@ export class Processor {
 	private async fill(file: FileRecord, diskPath: string, upload: UploadRecord): Promise<string | undefined> {
 		try {
 			const text = await this.textOf(file, diskPath);
-			const type = this.pickFileType(file.workspaceId, text);
+			const type = pickFileType(this.state, file.workspaceId, text);
 			if (!type) throw new ExtractionError('No file type is configured in the workspace');
 			const version = this.state.currentVersion(type);
 			const fields = fillFields(text, version.fields.map(toDefinition)) as ExtractedFieldRecord[];
@@ -431,7 +262,7 @@ export class Processor {
 				metadata: { createdBy: 'system', userId: upload.userId, organizationId: this.state.workspace(file.workspaceId).organizationId, workspaceId: file.workspaceId },
 				filledAtMs: now,
 			};
-			this.deriveSummary(file);
+			deriveSummary(file);
 			this.setStatus(file, 'processed');
 			return undefined;
 		} catch (error) {
@@ -440,31 +271,12 @@ export class Processor {
 		}
 	}
 
-	/** currency, referenceId, fileContactName/Id and summary from the filled values. */
-	deriveSummary(file: FileRecord): void {
-		const fields = file.formValues?.fields ?? [];
-		const valueOf = (predicate: (title: string) => boolean): unknown => fields.find((field) => predicate(field.title.toLowerCase()) && field.value !== null)?.value;
-		const currency = valueOf((title) => title === 'currency');
-		const reference = valueOf((title) => title.endsWith('number'));
-		const contact = valueOf((title) => title === 'vendor name' || title === 'merchant name' || title.endsWith(' name'));
-		const total = valueOf((title) => title === 'total amount' || title === 'total');
-		file.currency = typeof currency === 'string' ? currency : '';
-		file.referenceId = typeof reference === 'string' ? reference : '';
-		file.fileContactName = typeof contact === 'string' ? contact : '';
-		file.fileContactId = file.fileContactName ? createHash('sha1').update(`${file.workspaceId}:${file.fileContactName}`).digest('hex').slice(0, 24) : '';
-		const parts = [file.fileClass];
-		if (file.referenceId) parts.push(file.referenceId);
-		if (file.fileContactName) parts.push(`from ${file.fileContactName}`);
-		if (typeof total === 'number') parts.push(`total ${total}${file.currency ? ` ${file.currency}` : ''}`);
-		file.summary = parts.join(' ');
-	}
-
 	/** Re-fills a processed file against its schema version (current, or the locked one). */
 	async rerun(file: FileRecord, selection: { paths?: string[]; partialRerun?: boolean }, schemaLocking: boolean): Promise<void> {
 		const object = this.state.objects.get(file.fileStoragePath);
 		if (!object) throw new ExtractionError('The stored file could not be read');
 		const text = await this.textOf(file, object.diskPath);
-		const type = (file.fileTypeId ? this.state.fileTypes.get(file.fileTypeId) : undefined) ?? this.pickFileType(file.workspaceId, text);
+		const type = (file.fileTypeId ? this.state.fileTypes.get(file.fileTypeId) : undefined) ?? pickFileType(this.state, file.workspaceId, text);
 		if (!type) throw new ExtractionError('No file type is configured in the workspace');
 		const locked = schemaLocking ? type.versions.find((version) => version.id === file.schemaId) : undefined;
 		const version: SchemaVersion = locked ?? this.state.currentVersion(type);
@@ -491,7 +303,7 @@ export class Processor {
 		file.schemaId = version.id;
 		file.fileTypeId = type.id;
 		file.fileClass = type.name;
-		this.deriveSummary(file);
+		deriveSummary(file);
 		file.updatedAtMs = now;
 		this.state.touchData();
 	}

@@ -1,7 +1,7 @@
 /** Seeded workspaces, keys, file types (with schema versions), workflows, subscriptions and
  * project settings. Ids are fixed so tests and demos can name them. */
 import { INVOICE_SCHEMA_FIELDS, RECEIPT_SCHEMA_FIELDS } from '../documents';
-import type { SchemaFieldDefinition } from './extraction';
+import type { SchemaFieldDefinition } from './fill-fields';
 import type {
 	ApiKeyRecord,
 	FileTypeRecord,

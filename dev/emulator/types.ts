@@ -1,6 +1,6 @@
 /** Records the emulator keeps. Public JSON is produced by the serialisers in serialize.ts. */
 
-import type { ExtractedField } from './extraction';
+import type { ExtractedField } from './fill-fields';
 
 export type KeyMode = 'read-write' | 'read-only';
 

@@ -1,4 +1,5 @@
 /** Files: list, delete, values (read/update), export status, preview (single/batch), rerun. */
+import { deriveSummary } from '../classify';
 import { iso } from '../clock';
 import { isUuid } from '../ids';
 import { ApiError, badRequest, notFound, validationError, type FieldViolation } from '../problem';
@@ -196,7 +197,7 @@ function updateValues(ctx: RequestContext) {
 	const now = ctx.core.clock.now();
 	file.formValues.updatedAt = iso(now);
 	file.updatedAtMs = now;
-	ctx.core.processor.deriveSummary(file);
+	deriveSummary(file);
 	ctx.core.state.touchData();
 	return ok({ success: true, values: { formValues: [formValueJson(file.formValues, true)], count: 1, currentPage: 1 } });
 }

@@ -4,7 +4,7 @@ import { rm } from 'node:fs/promises';
 import { newObjectId, newUuid } from '../ids';
 import { notFound, validationError, type FieldViolation } from '../problem';
 import { sinkHash } from '../object-store';
-import { isZipUpload } from '../processing';
+import { isZipUpload } from '../zip-archive';
 import { ok, type RequestContext, type Route } from '../router';
 import { fileJson } from '../serialize';
 import { BUCKET, encodeKey, PART_URL_TTL_SECONDS, UPLOAD_URL_TTL_SECONDS } from '../storage';
