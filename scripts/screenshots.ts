@@ -23,7 +23,7 @@ import * as path from 'node:path';
 import { chromium, type Locator, type Page } from 'playwright-core';
 
 import { chatModelCredential, startOfflineChatModel } from '../dev/model/chat-model';
-import { DEFAULT_OWNER } from '../dev/n8n/n8n-launcher';
+import { DEFAULT_OWNER } from '../dev/n8n/n8n-env';
 import { EMULATOR_CREDENTIAL_ID, REPOSITORY_ROOT, executionOutput, runWorkflow, startStack, waitForExecution, type Stack } from '../dev/n8n/n8n-stack';
 
 const OUTPUT_DIR = path.join(REPOSITORY_ROOT, 'docs', 'screenshots');

@@ -16,7 +16,9 @@ import * as path from 'node:path';
 
 import { SEEDED_KEYS, startEmulator, type Emulator, type EmulatorOptions } from '../emulator';
 import { writeExampleDocuments } from '../example-documents';
-import { makeUserFolder, n8nCli, startN8n, type N8nCli, type N8nInstance, type StartOptions } from './n8n-launcher';
+import { n8nCli, type N8nCli } from './n8n-cli';
+import { makeUserFolder } from './n8n-env';
+import { startN8n, type N8nInstance, type StartOptions } from './n8n-launcher';
 import { installPackageInto, type InstalledPackage } from './n8n-package';
 import { ensureN8n, type N8nRuntime } from './n8n-runtime';
 import { privateDir } from './sandbox-state';

@@ -11,7 +11,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { DEFAULT_OWNER, type Owner } from './n8n-launcher';
+import { DEFAULT_OWNER, type Owner } from './n8n-env';
 import type { N8nRuntime } from './n8n-runtime';
 import { prepareUserFolder, type PreparedFolder } from './n8n-stack';
 import { FORMER_FIXED, SECRETS_FILE, sandboxSecrets, settingsFileKey, tightenStateModes, type SandboxSecrets } from './sandbox-state';

@@ -10,7 +10,8 @@ import * as fs from 'node:fs';
 
 import { SEEDED_KEYS, waitForRequest } from '../../dev/emulator';
 import { INVOICE_EXPECTED, INVOICE_PDF_FILE_NAME, RECEIPT_EXPECTED, RECEIPT_FILE_NAME } from '../../dev/documents';
-import { n8nCli, startN8n, type N8nCli } from '../../dev/n8n/n8n-launcher';
+import { n8nCli, type N8nCli } from '../../dev/n8n/n8n-cli';
+import { startN8n } from '../../dev/n8n/n8n-launcher';
 import { startEmulator, type Emulator } from '../../dev/emulator';
 import {
 	CREDENTIAL_TYPE,

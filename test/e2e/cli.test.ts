@@ -16,7 +16,8 @@ import {
 } from '../../dev/documents';
 import { EXAMPLE_ZIP_FILE_NAME, staleExampleDocuments } from '../../dev/example-documents';
 import { e2eRuntime } from './helpers';
-import { nodeOutput, outboundAttempts, type ExecutionOutput } from '../../dev/n8n/n8n-launcher';
+import { nodeOutput, type ExecutionOutput } from '../../dev/n8n/n8n-cli';
+import { outboundAttempts } from '../../dev/n8n/n8n-env';
 import {
 	EMULATOR_CREDENTIAL_ID,
 	EMULATOR_CREDENTIAL_NAME,

@@ -12,7 +12,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { SEEDED_KEYS, startEmulator, type Emulator } from '../../dev/emulator';
-import { DEFAULT_OWNER, startN8n, type N8nInstance } from '../../dev/n8n/n8n-launcher';
+import { DEFAULT_OWNER } from '../../dev/n8n/n8n-env';
+import { startN8n, type N8nInstance } from '../../dev/n8n/n8n-launcher';
 import type { N8nRuntime } from '../../dev/n8n/n8n-runtime';
 import {
 	CREDENTIAL_TYPE,

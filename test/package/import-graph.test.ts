@@ -12,7 +12,7 @@ describe('the import graph', () => {
 	it('reads the whole repository, worker and preload files included', () => {
 		expect(graph.size).toBeGreaterThan(250);
 		expect(graph.get('dev/emulator/extraction.ts')).toContain('dev/emulator/pdf-text-worker.mjs');
-		expect(graph.get('dev/n8n/n8n-launcher.ts')).toContain('dev/n8n/host-guard.cjs');
+		expect(graph.get('dev/n8n/n8n-env.ts')).toContain('dev/n8n/host-guard.cjs');
 	});
 
 	it.each(['start', 'start:queue'])('npm run %s runs from dev/ and reaches only files under dev/', (script) => {

@@ -18,7 +18,8 @@ import * as path from 'node:path';
 import { SEEDED_KEYS, startEmulator, type Emulator } from '../../dev/emulator';
 import { INVOICE_EXPECTED, INVOICE_PDF_FILE_NAME, RECEIPT_EXPECTED, RECEIPT_FILE_NAME } from '../../dev/documents';
 import { writeExampleDocuments } from '../../dev/example-documents';
-import { makeUserFolder, startN8n, type N8nInstance } from '../../dev/n8n/n8n-launcher';
+import { makeUserFolder } from '../../dev/n8n/n8n-env';
+import { startN8n, type N8nInstance } from '../../dev/n8n/n8n-launcher';
 import { ensureN8n } from '../../dev/n8n/n8n-runtime';
 import {
 	CREDENTIAL_TYPE,

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 
 import { spawnSync } from 'node:child_process';
 
-import { freePort } from '../../dev/n8n/n8n-launcher';
+import { freePort } from '../../dev/n8n/n8n-env';
 import { FORBID_SERVICES_POLICY, answersPing, redisConfig, redisServicePlan, startRedis } from '../../dev/n8n/queue/redis';
 
 describe('the Redis queue mode starts', () => {

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { headlessEnv } from '../../dev/n8n/n8n-launcher';
+import { headlessEnv } from '../../dev/n8n/n8n-env';
 import { FORMER_FIXED, SECRETS_FILE, newOwnerPassword, privateDir, sandboxSecrets, settingsFileKey, spawnPrivate, tightenStateModes } from '../../dev/n8n/sandbox-state';
 
 const mode = (file: string) => fs.statSync(file).mode & 0o777;

@@ -25,7 +25,9 @@ import * as path from 'node:path';
 import { Writable } from 'node:stream';
 
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator';
-import { DEFAULT_OWNER, freePort, n8nCli, startN8n, type N8nCli, type N8nInstance } from '../n8n-launcher';
+import { n8nCli, type N8nCli } from '../n8n-cli';
+import { DEFAULT_OWNER, freePort } from '../n8n-env';
+import { startN8n, type N8nInstance } from '../n8n-launcher';
 import { ensureN8n, type N8nRuntime } from '../n8n-runtime';
 import { importCredentialsAndWorkflows, prepareUserFolder, type WorkflowJson } from '../n8n-stack';
 import { FORMER_FIXED, SECRETS_FILE, privateDir, sandboxSecrets, settingsFileKey, tightenStateModes, type SandboxSecrets } from '../sandbox-state';

@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { freePort } from '../n8n-launcher';
+import { freePort } from '../n8n-env';
 import { ensureCachedTool } from '../cached-tool';
 import { runCommand as run } from '../run-command';
 import { ensureN8n } from '../n8n-runtime';
