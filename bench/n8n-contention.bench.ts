@@ -34,6 +34,7 @@ import * as path from 'node:path';
 import { startN8n, type N8nInstance } from '../dev/n8n/n8n-launcher';
 import { NODE_TYPE, EMULATOR_CREDENTIAL_ID, EMULATOR_CREDENTIAL_NAME, importCredentialsAndWorkflows, prepareUserFolder, runWorkflow, type WorkflowJson } from '../dev/n8n/n8n-stack';
 import { verifyParts, writeRandomFile } from './large-file';
+import { printTable } from './table';
 import { numberFlag, textFlag } from './args';
 
 const MIB = 1024 * 1024;
@@ -294,16 +295,8 @@ function percentile(values: number[], p: number): number {
 	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-function table(title: string, header: string[], rows: Array<Array<string | number>>): void {
-	const format = (cell: string | number) => (typeof cell === 'number' ? (Number.isInteger(cell) || Math.abs(cell) >= 100 ? cell.toFixed(0) : cell.toFixed(2)) : cell);
-	const cells = [header, ...rows.map((row) => row.map(format))];
-	const widths = header.map((_, column) => Math.max(...cells.map((row) => String(row[column]).length)));
-	console.log(`\n${title}\n`);
-	cells.forEach((row, index) => {
-		console.log(`| ${row.map((cell, column) => String(cell).padEnd(widths[column])).join(' | ')} |`);
-		if (index === 0) console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
-	});
-}
+const table = (title: string, header: string[], rows: Array<Array<string | number>>) =>
+	printTable(title, header, rows, { format: (cell) => (Number.isInteger(cell) || Math.abs(cell) >= 100 ? cell.toFixed(0) : cell.toFixed(2)), blankLineAfterTitle: true });
 
 /** The CPUs not in `list` (taskset syntax: "0", "0-1", "0,2"), of this machine's. */
 function otherCpus(list: string): string {

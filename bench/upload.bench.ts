@@ -51,6 +51,7 @@ import { join } from 'node:path';
 
 import { textFlag } from './args';
 import { verifyParts, writeRandomFile } from './large-file';
+import { printTable } from './table';
 import { ENTRY, control, partsPhaseSeconds, runRole, startEmulator, startServer, type RoleResult, type Server } from './upload/children';
 import { BATCH, CONCURRENCY, FILES, FILE_KIB, GIB_SENT, MIB, ONLY, PART_MIB, ROUNDS, SIZE_BYTES, SIZE_MIB } from './upload/flags';
 import type { LoopDelay } from './upload/measure';
@@ -63,16 +64,8 @@ function median(values: number[]): number {
 	return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-function table(title: string, header: string[], rows: Array<Array<string | number>>): void {
-	const format = (cell: string | number) => (typeof cell === 'number' ? (Math.abs(cell) >= 100 ? cell.toFixed(0) : cell.toFixed(2)) : cell);
-	const cells = [header, ...rows.map((row) => row.map(format))];
-	const widths = header.map((_, column) => Math.max(...cells.map((row) => String(row[column]).length)));
-	console.log(`\n${title}\n`);
-	cells.forEach((row, index) => {
-		console.log(`| ${row.map((cell, column) => String(cell).padEnd(widths[column])).join(' | ')} |`);
-		if (index === 0) console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
-	});
-}
+const table = (title: string, header: string[], rows: Array<Array<string | number>>) =>
+	printTable(title, header, rows, { format: (cell) => (Math.abs(cell) >= 100 ? cell.toFixed(0) : cell.toFixed(2)), blankLineAfterTitle: true });
 
 type LargeRun = RoleResult & { partsSeconds: number };
 
