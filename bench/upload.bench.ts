@@ -52,7 +52,7 @@ import { join } from 'node:path';
 import { textFlag } from './args';
 import { verifyParts, writeRandomFile } from './large-file';
 import { printTable } from './table';
-import { ENTRY, control, partsPhaseSeconds, runRole, startEmulator, startServer, type RoleResult, type Server } from './upload/children';
+import { control, partsPhaseSeconds, runRole, startEmulator, startServer, type RoleResult, type Server } from './upload/children';
 import { BATCH, CONCURRENCY, FILES, FILE_KIB, GIB_SENT, MIB, ONLY, PART_MIB, ROUNDS, SIZE_BYTES, SIZE_MIB } from './upload/flags';
 import type { LoopDelay } from './upload/measure';
 import { rawAgent } from './upload/raw-client';
@@ -87,7 +87,7 @@ async function orchestrate(): Promise<void> {
 	try {
 		const sinkEmulator = runLarge ? await startEmulator(true) : undefined;
 		const diskEmulator = runSmall ? await startEmulator(false) : undefined;
-		const bare = runLarge ? await startServer(['--import', 'tsx', ENTRY, '--role', 'bare-server'], /BARE (\S+)/) : undefined;
+		const bare = runLarge ? await startServer(['--import', 'tsx', __filename, '--role', 'bare-server'], /BARE (\S+)/) : undefined;
 		servers.push(...[sinkEmulator, diskEmulator, bare].filter((server): server is NonNullable<typeof server> => server !== undefined));
 		console.log(
 			`Upload benchmark: Node ${process.version}, ${SIZE_MIB} MiB in ${PART_MIB} MiB parts x ${CONCURRENCY} concurrent; ${FILES} files of ${FILE_KIB} KiB, ${BATCH} at a time; ${ROUNDS} rounds` +
@@ -116,8 +116,8 @@ async function orchestrate(): Promise<void> {
 		// just before uploading it (see docs/large-files.md).
 		const largeArgs = sinkEmulator ? ['--api', sinkEmulator.api, '--key', sinkEmulator.key, '--dir', dir] : [];
 		const smallArgs = diskEmulator ? ['--api', diskEmulator.api, '--key', diskEmulator.key, '--dir', dir] : [];
-		const largeItems = runLarge ? ((await runRole('node-store', [...largeArgs, '--kind', 'large', '--file', largeFile], storage)) as unknown as { path: string }) : undefined;
-		const smallItems = runSmall ? ((await runRole('node-store', [...smallArgs, '--kind', 'small'], storage)) as unknown as { path: string }) : undefined;
+		const largeItems = runLarge ? ((await runRole(__filename, 'node-store', [...largeArgs, '--kind', 'large', '--file', largeFile], storage)) as unknown as { path: string }) : undefined;
+		const smallItems = runSmall ? ((await runRole(__filename, 'node-store', [...smallArgs, '--kind', 'small'], storage)) as unknown as { path: string }) : undefined;
 
 		const largeSides = {
 			raw: { label: 'raw client (node:http, part ranges streamed with fs)', role: 'raw-large', args: [] as string[], env: {} },
@@ -132,13 +132,13 @@ async function orchestrate(): Promise<void> {
 		const small: Record<'raw' | 'node', RoleResult[]> = { raw: [], node: [] };
 		for (let round = 0; round < ROUNDS; round++) {
 			if (sinkEmulator && bare) {
-				const result = await runRole('raw-bare', [...largeArgs, '--file', largeFile, '--bare', bare.url, '--server-pid', String(bare.pid)]);
+				const result = await runRole(__filename, 'raw-bare', [...largeArgs, '--file', largeFile, '--bare', bare.url, '--server-pid', String(bare.pid)]);
 				ceiling.push(result);
 				console.log(`round ${round + 1} storage ceiling (raw client -> bare counting server): ${fixed(result.seconds)} s = ${fixed(SIZE_MIB / result.seconds, 0)} MiB/s (client cpu ${fixed(result.cpuSeconds / GIB_SENT)} s/GiB, server cpu ${fixed(result.serverCpuSeconds / GIB_SENT)} s/GiB)`);
 				for (const side of sides) {
 					const { role, args, env } = largeSides[side];
 					await control(sinkEmulator.api, 'GET', '/idle');
-					const result = await runRole(role, [...largeArgs, '--file', largeFile, '--server-pid', String(sinkEmulator.pid), ...args], env);
+					const result = await runRole(__filename, role, [...largeArgs, '--file', largeFile, '--server-pid', String(sinkEmulator.pid), ...args], env);
 					const partsSeconds = await partsPhaseSeconds(sinkEmulator.api);
 					await control(sinkEmulator.api, 'GET', '/idle');
 					await verifyParts(sinkEmulator.api, result.uploadId ?? '', SIZE_BYTES, PART_MIB * MIB, partMd5s);
@@ -153,7 +153,7 @@ async function orchestrate(): Promise<void> {
 			if (diskEmulator && smallItems) {
 				for (const side of ['raw', 'node'] as const) {
 					await control(diskEmulator.api, 'GET', '/idle');
-					const result = await runRole(`${side}-small`, [...smallArgs, ...(side === 'node' ? ['--stored-items', smallItems.path] : [])], side === 'node' ? storage : {});
+					const result = await runRole(__filename, `${side}-small`, [...smallArgs, ...(side === 'node' ? ['--stored-items', smallItems.path] : [])], side === 'node' ? storage : {});
 					small[side].push(result);
 					console.log(`round ${round + 1} small ${side}: ${fixed(result.seconds)} s (cpu ${fixed(result.cpuSeconds)} s)`);
 				}

@@ -6,8 +6,6 @@ import type { LoopDelay } from './measure';
 import type { ApiJson } from './raw-client';
 
 const ROOT = join(__dirname, '..', '..');
-/** The benchmark's entry: every role runs as a child process of it. */
-export const ENTRY = join(__dirname, '..', 'upload.bench.ts');
 
 export interface RoleResult {
 	seconds: number;
@@ -28,9 +26,10 @@ function childEnv(): NodeJS.ProcessEnv {
 	return env;
 }
 
-export function runRole(role: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<RoleResult> {
+/** Runs `entry` (the benchmark's own file) as a child process with `--role role`; resolves with its RESULT line. */
+export function runRole(entry: string, role: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<RoleResult> {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, ['--expose-gc', ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', ENTRY, '--role', role, ...args, ...process.argv.slice(2)], {
+		const child = spawn(process.execPath, ['--expose-gc', ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', entry, '--role', role, ...args, ...process.argv.slice(2)], {
 			cwd: ROOT,
 			env: { ...childEnv(), ...env },
 			stdio: ['ignore', 'pipe', 'inherit'],
