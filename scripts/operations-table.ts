@@ -36,6 +36,8 @@ export function loadBuiltNodeDescriptions(packageDir: string = REPOSITORY_ROOT):
 	return files.map((file) => {
 		const absolute = path.join(packageDir, file);
 		if (!fs.existsSync(absolute)) throw new Error(`${file} does not exist: run npm run build first`);
+		// The built file is loaded as n8n loads it (a CommonJS module named at run time).
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const exported = require(absolute) as Record<string, unknown>;
 		const descriptions = Object.values(exported)
 			.filter((value): value is new () => { description: INodeTypeDescription } => typeof value === 'function')

@@ -1,6 +1,6 @@
 /** The fault cases of the reliability matrix: what the service (or the network) does wrong. */
-import { waitForRequest } from '../../test/emulator';
-import { addFiles } from '../../test/emulator/bulk-files';
+import { waitForRequest } from '../../dev/emulator';
+import { addFiles } from '../../dev/emulator/bulk-files';
 import { brokenPdf, invoicePdf, mixedZip } from './documents';
 import type { MatrixCase } from './matrix';
 

@@ -1,6 +1,6 @@
 /** Broken list answers: a list endpoint that ignores `page` (ignorePageNext), or repeats an item (repeatIdNext). */
-import { addFiles } from './bulk-files';
-import { startEmulator, type Emulator } from './index';
+import { addFiles } from '../../dev/emulator/bulk-files';
+import { startEmulator, type Emulator } from '../../dev/emulator/index';
 import { call } from './test-helpers';
 
 describe('broken list answers', () => {

@@ -1,4 +1,4 @@
-import { ManualClock, startEmulator, type Emulator } from './index';
+import { ManualClock, startEmulator, type Emulator } from '../../dev/emulator/index';
 import { call, expectProblem } from './test-helpers';
 
 describe('idempotency', () => {

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { Emulator } from '../emulator';
-import { INVOICE_FILE_NAME, RECEIPT_FILE_NAME, invoiceText, receiptText } from '../fixtures/documents';
+import type { Emulator } from '../../dev/emulator';
+import { INVOICE_FILE_NAME, RECEIPT_FILE_NAME, invoiceText, receiptText } from '../../dev/documents';
 import { HarnessCredentialsHelper, createBinaryItem, runNode } from '../harness';
 import { SEEDED_KEYS, credentialsFor, requestsTo, startTestEmulator, useEmulator, useFakeWaitClock } from './support';
 

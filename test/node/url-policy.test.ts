@@ -16,8 +16,8 @@ import { approveReturnedUrl } from '../../nodes/DocumentExtraction/transport/url
 import type { IDataObject, INodeExecutionData, INodeTypes } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import { keyLeaks } from '../emulator';
-import { INVOICE_FILE_NAME, invoiceText } from '../fixtures/documents';
+import { keyLeaks } from '../../dev/emulator';
+import { INVOICE_FILE_NAME, invoiceText } from '../../dev/documents';
 import {
 	ACCEPTED_BASE_URLS,
 	HOSTILE_BASE_URLS,

@@ -32,7 +32,7 @@ function engineWarnings(): string[] {
 
 describe('engines.node and the install warnings', () => {
 	it('engines.node is the Node floor of the lowest n8n the package supports (n8n 1.123.81)', () => {
-		const host = JSON.parse(fs.readFileSync(path.join(ROOT, 'scripts', 'n8n-host-1.x', 'package-lock.json'), 'utf8')) as typeof lock;
+		const host = JSON.parse(fs.readFileSync(path.join(ROOT, 'dev', 'n8n', 'n8n-host-1.x', 'package-lock.json'), 'utf8')) as typeof lock;
 		const n8n = host.packages['node_modules/n8n'];
 
 		expect(n8n.version).toBe('1.123.81');

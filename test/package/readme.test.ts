@@ -9,8 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import { loadPackage } from '../harness';
-import { N8N_VERSIONS } from '../../scripts/n8n-runtime';
-import { onlineCommand } from '../../scripts/start-message';
+import { N8N_VERSIONS } from '../../dev/n8n/n8n-runtime';
+import { onlineCommand } from '../../dev/start-message';
 
 const ROOT = path.join(__dirname, '..', '..');
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');

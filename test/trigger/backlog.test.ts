@@ -3,7 +3,7 @@
  * number of list requests close to ceil(10,000 / 100), and a caught-up trigger costs one request.
  * (Max Documents per Poll is raised to 10,000 here; bounds.test.ts holds the default bound.)
  */
-import { addFiles } from '../emulator/bulk-files';
+import { addFiles } from '../../dev/emulator/bulk-files';
 import { ActiveTrigger, MINUTE, iso, listRequests, onListRequest, useEmulator } from './support';
 
 const emulator = useEmulator({}, 'test');

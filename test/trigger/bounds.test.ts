@@ -3,7 +3,7 @@
  * by default; the rest waits for the next poll, nothing is lost), static data of bounded size, and
  * a bounded number of list requests, also inside a timestamp that thousands of files share.
  */
-import { addFiles } from '../emulator/bulk-files';
+import { addFiles } from '../../dev/emulator/bulk-files';
 import { ActiveTrigger, MINUTE, iso, listRequests, onListRequest, useEmulator } from './support';
 
 const emulator = useEmulator({}, 'test');

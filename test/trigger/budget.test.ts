@@ -2,7 +2,7 @@
  * Bounded work and memory: n8n's poll budget, the cap on files remembered while in flight, and
  * two triggers sharing the process (state lives in static data only).
  */
-import { addFiles, finishProcessing } from '../emulator/bulk-files';
+import { addFiles, finishProcessing } from '../../dev/emulator/bulk-files';
 import { ActiveTrigger, MINUTE, activateTrigger, iso, listRequests, useEmulator } from './support';
 
 const emulator = useEmulator({}, 'test');

@@ -3,7 +3,7 @@
  * same file twice in one page, and a list that ignores `page`. None of them may move the cursor
  * where later files are skipped, emit a file twice, or make a poll loop.
  */
-import { addFiles } from '../emulator/bulk-files';
+import { addFiles } from '../../dev/emulator/bulk-files';
 import { ActiveTrigger, MINUTE, iso, listRequests, useEmulator } from './support';
 
 const emulator = useEmulator({}, 'test');

@@ -3,7 +3,7 @@
  * Processed remembers, then a processed file, and files stuck for ever. The processed file comes
  * out on the next poll; the others come out once when they finish, also after a restart.
  */
-import { addFiles, finishProcessing } from '../emulator/bulk-files';
+import { addFiles, finishProcessing } from '../../dev/emulator/bulk-files';
 import type { StaticDataHost } from '../harness';
 import { ActiveTrigger, MINUTE, iso, onListRequest, useEmulator } from './support';
 

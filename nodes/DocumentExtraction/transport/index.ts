@@ -19,12 +19,10 @@
  *   urlPolicy.ts   URLs the API hands back; idempotency.ts Idempotency-Key values
  */
 export type { ApiContext } from './context';
-export { isExecuteContext, readParameter } from './context';
 export { CREDENTIAL_TYPE } from './http';
 export { apiKeysOf, limitsOf, secretsOf, withRunScope } from './scope';
 export type { ApiRequest, ApiResponse } from './api';
 export { apiRequest, apiRequestWithResponse, unexpectedResponse } from './api';
-export type { PageOf, PaginationOptions } from './pagination';
 export { apiRequestAllItems, listAt } from './pagination';
 export { buildApiError, describeViolation, tooLargeError } from './errors';
 export { trimTrailingStops } from './text';
