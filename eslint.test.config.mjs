@@ -1,4 +1,5 @@
-// Lint of the test and benchmark code (not shipped): typescript-eslint's recommended rules.
+// Lint of the code that is not shipped (tests, benchmarks, the development home dev/, scripts/):
+// typescript-eslint's recommended rules.
 // The shipped code (nodes/, credentials/) has its own config: eslint.config.mjs.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -26,7 +27,7 @@ const nodeGlobals = {
 export default tseslint.config(
 	{ ignores: ['**/node_modules/**', '**/dist/**', 'test/e2e/.n8n/**'] },
 	{
-		files: ['test/**/*.ts', 'bench/**/*.ts'],
+		files: ['test/**/*.ts', 'bench/**/*.ts', 'dev/**/*.ts', 'scripts/**/*.ts'],
 		extends: [tseslint.configs.recommended],
 		rules: {
 			'@typescript-eslint/no-unused-vars': [
@@ -36,12 +37,12 @@ export default tseslint.config(
 		},
 	},
 	{
-		files: ['test/**/*.js', 'test/**/*.cjs', 'bench/**/*.js', 'bench/**/*.cjs'],
+		files: ['{test,bench,dev,scripts}/**/*.{js,cjs}'],
 		extends: [js.configs.recommended],
 		languageOptions: { sourceType: 'commonjs', globals: nodeGlobals },
 	},
 	{
-		files: ['test/**/*.mjs', 'bench/**/*.mjs'],
+		files: ['{test,bench,dev,scripts}/**/*.mjs'],
 		extends: [js.configs.recommended],
 		languageOptions: { sourceType: 'module', globals: nodeGlobals },
 	},

@@ -1,7 +1,7 @@
 const realN8nSuite = require('./jest.real-n8n');
 
 /**
- * The end-to-end suite (`npm run test:e2e`): the real n8n application (scripts/n8n-runtime.ts)
+ * The end-to-end suite (`npm run test:e2e`): the real n8n application (dev/n8n/n8n-runtime.ts)
  * with this package installed as a community package, against the emulator. Suites run one
  * after another: each starts n8n processes of its own.
  * @type {import('jest').Config}

@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { runNode } from '../test/harness';
-import { SEED_IDS, SEEDED_KEYS, startEmulator, type Emulator } from '../test/emulator';
+import { SEED_IDS, SEEDED_KEYS, startEmulator, type Emulator } from '../dev/emulator';
 import { uploadToEmulator } from '../test/e2e/helpers';
 
 const DOCUMENTS = join(__dirname, '..', 'examples', 'documents');

@@ -14,8 +14,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { SEED_IDS, SEEDED_KEYS } from '../test/emulator';
-import { INVOICE_LINES, corruptPdf } from '../test/fixtures/documents';
+import { SEED_IDS, SEEDED_KEYS } from '../dev/emulator';
+import { INVOICE_LINES, corruptPdf } from '../dev/documents';
 import {
 	executionMs,
 	findNode,
@@ -26,7 +26,7 @@ import {
 	type ExecutionRecord,
 	type Stack,
 	type WorkflowJson,
-} from '../scripts/n8n-stack';
+} from '../dev/n8n/n8n-stack';
 
 const FILES = 20;
 const ROUNDS = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 3;

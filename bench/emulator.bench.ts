@@ -14,6 +14,7 @@ import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { numberFlag } from './args';
+import { printTable } from './table';
 
 const ROOT = join(__dirname, '..');
 const MIB = 1024 * 1024;
@@ -44,7 +45,7 @@ function startProcess(args: string[], ready: RegExp): Promise<{ child: ChildProc
 }
 
 async function startEmulatorProcess(): Promise<Server> {
-	const { child, output, match } = await startProcess(['--import', 'tsx', 'test/emulator/cli.ts', '--port', '0', '--delay', '0'], /API URL:\s+(\S+)[\s\S]*Ctrl-C/);
+	const { child, output, match } = await startProcess(['--import', 'tsx', 'dev/emulator/cli.ts', '--port', '0', '--delay', '0'], /API URL:\s+(\S+)[\s\S]*Ctrl-C/);
 	const key = /API key:\s+(\S+)/.exec(output)?.[1] ?? '';
 	return { child, url: match[1], key };
 }
@@ -189,16 +190,8 @@ async function waitProcessed(server: Server, uploadId: string): Promise<string> 
 	}
 }
 
-function table(title: string, header: string[], rows: Array<Array<string | number>>): void {
-	const format = (cell: string | number) => (typeof cell === 'number' ? (Number.isInteger(cell) || cell >= 100 ? cell.toFixed(0) : cell.toFixed(1)) : cell);
-	const cells = [header, ...rows.map((row) => row.map(format))];
-	const widths = header.map((_, column) => Math.max(...cells.map((row) => String(row[column]).length)));
-	console.log(`\n${title}`);
-	cells.forEach((row, index) => {
-		console.log(`| ${row.map((cell, column) => String(cell).padEnd(widths[column])).join(' | ')} |`);
-		if (index === 0) console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
-	});
-}
+const table = (title: string, header: string[], rows: Array<Array<string | number>>) =>
+	printTable(title, header, rows, { format: (cell) => (Number.isInteger(cell) || cell >= 100 ? cell.toFixed(0) : cell.toFixed(1)) });
 
 async function main(): Promise<void> {
 	console.log(`Emulator benchmark: ${SECONDS} s per row (in ${SLICES} slices interleaved with the baseline), ${CONCURRENCY} concurrent keep-alive connections, Node ${process.version}`);

@@ -6,7 +6,7 @@
  *                                --max-uploads 6 --n8n-cpus 0 --no-build]
  *
  * The real n8n (`n8n start`, n8n 2.41.1 on Node 24 as `npm start` runs it, this package installed as
- * a community package; scripts/n8n-stack.ts), filesystem binary data, against the emulator in its
+ * a community package; dev/n8n/n8n-stack.ts), filesystem binary data, against the emulator in its
  * own process in storage sink mode (so that storage costs the machine little). Two workflows:
  * - the upload: Manual Trigger -> Read/Write Files (a --mib MiB file of random bytes from disk) ->
  *   Document Extraction File > Upload (Multipart Upload Auto: 10 MB parts, 4 at a time; Wait for
@@ -31,9 +31,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { startN8n, type N8nInstance } from '../scripts/n8n-launcher';
-import { NODE_TYPE, EMULATOR_CREDENTIAL_ID, EMULATOR_CREDENTIAL_NAME, importCredentialsAndWorkflows, prepareUserFolder, runWorkflow, type WorkflowJson } from '../scripts/n8n-stack';
+import { startN8n, type N8nInstance } from '../dev/n8n/n8n-launcher';
+import { NODE_TYPE, EMULATOR_CREDENTIAL_ID, EMULATOR_CREDENTIAL_NAME, importCredentialsAndWorkflows, prepareUserFolder, runWorkflow, type WorkflowJson } from '../dev/n8n/n8n-stack';
 import { verifyParts, writeRandomFile } from './large-file';
+import { printTable } from './table';
 import { numberFlag, textFlag } from './args';
 
 const MIB = 1024 * 1024;
@@ -167,7 +168,7 @@ interface Emulator {
 }
 
 function startEmulator(): Promise<Emulator> {
-	const child = spawn(process.execPath, ['--import', 'tsx', 'test/emulator/cli.ts', '--port', '0', '--delay', '0', '--storage-sink'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+	const child = spawn(process.execPath, ['--import', 'tsx', 'dev/emulator/cli.ts', '--port', '0', '--delay', '0', '--storage-sink'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
 	let output = '';
 	return new Promise((resolve, reject) => {
 		child.stdout.on('data', (chunk: Buffer) => {
@@ -294,16 +295,8 @@ function percentile(values: number[], p: number): number {
 	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-function table(title: string, header: string[], rows: Array<Array<string | number>>): void {
-	const format = (cell: string | number) => (typeof cell === 'number' ? (Number.isInteger(cell) || Math.abs(cell) >= 100 ? cell.toFixed(0) : cell.toFixed(2)) : cell);
-	const cells = [header, ...rows.map((row) => row.map(format))];
-	const widths = header.map((_, column) => Math.max(...cells.map((row) => String(row[column]).length)));
-	console.log(`\n${title}\n`);
-	cells.forEach((row, index) => {
-		console.log(`| ${row.map((cell, column) => String(cell).padEnd(widths[column])).join(' | ')} |`);
-		if (index === 0) console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
-	});
-}
+const table = (title: string, header: string[], rows: Array<Array<string | number>>) =>
+	printTable(title, header, rows, { format: (cell) => (Number.isInteger(cell) || Math.abs(cell) >= 100 ? cell.toFixed(0) : cell.toFixed(2)), blankLineAfterTitle: true });
 
 /** The CPUs not in `list` (taskset syntax: "0", "0-1", "0,2"), of this machine's. */
 function otherCpus(list: string): string {

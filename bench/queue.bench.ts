@@ -22,13 +22,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { invoiceText } from '../test/fixtures/documents';
+import { invoiceText } from '../dev/documents';
 import { diskUploadWorkflow, WEBHOOK_UPLOAD, writeLargeInvoiceFile } from '../test/queue/workflows';
-import type { N8nInstance } from '../scripts/n8n-launcher';
-import { ensureN8n } from '../scripts/n8n-runtime';
-import { runWorkflow, startStack, waitForExecution, type Stack, type WorkflowJson } from '../scripts/n8n-stack';
-import { startQueueStack, type QueueStack } from '../scripts/queue/queue-stack';
-import type { Emulator } from '../test/emulator';
+import type { N8nInstance } from '../dev/n8n/n8n-launcher';
+import { ensureN8n } from '../dev/n8n/n8n-runtime';
+import { runWorkflow, startStack, waitForExecution, type Stack, type WorkflowJson } from '../dev/n8n/n8n-stack';
+import { startQueueStack, type QueueStack } from '../dev/n8n/queue/queue-stack';
+import type { Emulator } from '../dev/emulator';
 
 function option(name: string, fallback: number): number {
 	const index = process.argv.indexOf(`--${name}`);

@@ -11,27 +11,20 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { SEEDED_KEYS, startEmulator } from '../test/emulator';
-import type { Emulator } from '../test/emulator';
-import { addFiles } from '../test/emulator/bulk-files';
+import { SEEDED_KEYS, startEmulator } from '../dev/emulator';
+import type { Emulator } from '../dev/emulator';
+import { addFiles } from '../dev/emulator/bulk-files';
 import { pollTrigger } from '../test/harness';
 import { credentialsFor } from '../test/node/support';
 import { numberFlag } from './args';
+import { printTable } from './table';
 
 const FILES = numberFlag('files', 10_000);
 const VALUES_FILES = numberFlag('values-files', 1_000);
 const PAGE_SIZE = 100;
 const DAY = 24 * 60 * 60 * 1000;
 
-function table(title: string, header: string[], rows: Array<Array<string | number>>): void {
-	const cells = [header, ...rows.map((row) => row.map(String))];
-	const widths = header.map((_, column) => Math.max(...cells.map((row) => row[column].length)));
-	const line = (row: string[]) => `| ${row.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
-	console.log(`\n${title}`);
-	console.log(line(header));
-	console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
-	for (const row of cells.slice(1)) console.log(line(row));
-}
+const table = (title: string, header: string[], rows: Array<Array<string | number>>) => printTable(title, header, rows);
 
 function listRequests(emulator: Emulator): number {
 	return emulator.requests.filter((entry) => entry.method === 'GET' && entry.path === '/prod/v1/files').length;
@@ -78,7 +71,8 @@ async function main(): Promise<void> {
 		const rows: Array<Array<string | number>> = [];
 		const ratios: Array<Array<string | number>> = [];
 		for (const event of ['fileProcessed', 'fileUpdated']) {
-			const parameters = { event, startFrom: 'date', startDate };
+			// The whole backlog in one poll, as before Max Documents per Poll (default 1,000) existed.
+			const parameters = { event, startFrom: 'date', startDate, options: { maxDocumentsPerPoll: FILES } };
 			const first = await poll(emulator, parameters, {});
 			const emitted = first.result.items.length;
 			const idle = await poll(emulator, parameters, first.result.staticData);

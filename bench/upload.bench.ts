@@ -48,553 +48,23 @@
  * The emulators run in their own processes with processing delay 0; between runs the benchmark
  * waits until processing is idle. Sides alternate within each round; ratios are per round and the
  * median is reported. BENCH_CPU_PROFILE=dir writes a CPU profile of each measured run.
+ *
+ * This file is the orchestrator and every child process's entry (--role); the parts are in
+ * bench/upload/: flags.ts, measure.ts (what a child measures), raw-client.ts, roles.ts (the
+ * children), children.ts (running them, the servers).
  */
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { Agent, createServer, request } from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { join } from 'node:path';
 
-import type { IHttpRequestOptions, INodeParameters } from 'n8n-workflow';
-
+import { textFlag } from './args';
 import { verifyParts, writeRandomFile } from './large-file';
-import { numberFlag, textFlag } from './args';
-
-const ROOT = join(__dirname, '..');
-const MIB = 1024 * 1024;
-
-const SIZE_MIB = numberFlag('mib', 1024);
-const SIZE_BYTES = Math.round(SIZE_MIB * MIB);
-const GIB_SENT = SIZE_BYTES / (1024 * MIB);
-const PART_MIB = numberFlag('part-mib', 10);
-const CONCURRENCY = numberFlag('concurrency', 4);
-const FILES = numberFlag('files', 500);
-const FILE_KIB = numberFlag('file-kib', 100);
-const BATCH = numberFlag('batch', 8);
-const ROUNDS = numberFlag('rounds', 2);
-const ONLY = textFlag('only');
-/** How the helper row reads its parts: fs (default) or n8n's binary stream (--helper-read stream). */
-const HELPER_READ = textFlag('helper-read') || 'fs';
-if (!['fs', 'stream'].includes(HELPER_READ)) throw new Error(`--helper-read takes fs or stream, not ${HELPER_READ}`);
-if (!['', 'large', 'small'].includes(ONLY)) throw new Error(`--only takes large or small, not ${ONLY}`);
-
-// ---------------------------------------------------------------------------------------------
-// Shared by the child processes
-
-interface Target {
-	api: string;
-	key: string;
-}
-
-function target(): Target {
-	return { api: textFlag('api'), key: textFlag('key') };
-}
-
-function memoryKiB(name: 'VmRSS' | 'VmHWM'): number {
-	const status = readFileSync('/proc/self/status', 'utf8');
-	return Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
-}
-
-/** User + system CPU seconds a process has used so far (Linux /proc; clock ticks of 10 ms). */
-function processCpuSeconds(pid: number): number {
-	const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-	// After "pid (comm) ": state is field 0, utime field 11, stime field 12.
-	return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/** Resets the kernel's peak-RSS counter (VmHWM) of this process to its current RSS. */
-function resetPeak(): void {
-	writeFileSync('/proc/self/clear_refs', '5');
-}
-
-async function settle(): Promise<number> {
-	const gc = (globalThis as { gc?: () => void }).gc;
-	for (let round = 0; round < 3; round++) {
-		gc?.();
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
-	return memoryKiB('VmRSS') / 1024;
-}
-
-/** Event-loop delay percentiles in ms (monitorEventLoopDelay at 1 ms resolution: idle is about 1.1). */
-interface LoopDelay {
-	p50: number;
-	p99: number;
-	max: number;
-}
-
-/**
- * Runs `work` and measures it: wall time, CPU time of this process and of the server it talks to
- * (--server-pid: the emulator or the bare server, read from /proc), its event-loop delay, and the
- * peak RSS above the idle RSS measured just before. The emulator's request log is cleared
- * first, so that it then holds the measured requests only (not the warm-up).
- */
-async function measured<T>(work: () => Promise<T>): Promise<{ result: T; seconds: number; cpuSeconds: number; gcSeconds: number; gcKinds: Record<string, { count: number; ms: number }>; idleMiB: number; peakAboveIdleMiB: number; loopDelayMs: LoopDelay; serverCpuSeconds: number }> {
-	await fetch(`${target().api}/__emulator/requests`, { method: 'DELETE' });
-	const idleMiB = await settle();
-	let gcMs = 0;
-	const gcKinds: Record<string, { count: number; ms: number }> = {};
-	const gcObserver = new PerformanceObserver((list) => {
-		for (const entry of list.getEntries()) {
-			gcMs += entry.duration;
-			const kind = String((entry as unknown as { detail?: { kind?: number } }).detail?.kind);
-			gcKinds[kind] ??= { count: 0, ms: 0 };
-			gcKinds[kind].count++;
-			gcKinds[kind].ms += entry.duration;
-		}
-	});
-	gcObserver.observe({ entryTypes: ['gc'] });
-	const profile = await startProfile();
-	const loop = monitorEventLoopDelay({ resolution: 1 });
-	const serverPid = Number(textFlag('server-pid'));
-	resetPeak();
-	const serverCpuBefore = serverPid ? processCpuSeconds(serverPid) : 0;
-	const cpuBefore = process.cpuUsage();
-	const started = process.hrtime.bigint();
-	loop.enable();
-	const result = await work();
-	loop.disable();
-	const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-	const cpu = process.cpuUsage(cpuBefore);
-	const serverCpuSeconds = serverPid ? processCpuSeconds(serverPid) - serverCpuBefore : 0;
-	const peakMiB = memoryKiB('VmHWM') / 1024;
-	const loopDelayMs = { p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 };
-	await profile.stop();
-	await new Promise((resolve) => setImmediate(resolve));
-	gcObserver.disconnect();
-	return { result, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, serverCpuSeconds, gcSeconds: gcMs / 1000, gcKinds, idleMiB, peakAboveIdleMiB: peakMiB - idleMiB, loopDelayMs };
-}
-
-/** BENCH_CPU_PROFILE=dir writes a CPU profile of the measured work (for looking into costs). */
-async function startProfile(): Promise<{ stop: () => Promise<void> }> {
-	const heapDir = process.env.BENCH_HEAP_SAMPLE;
-	if (heapDir) return await startHeapSampling(heapDir);
-	const dir = process.env.BENCH_CPU_PROFILE;
-	if (!dir) return { stop: async () => {} };
-	const { Session } = await import('node:inspector');
-	const session = new Session();
-	session.connect();
-	const post = (method: string, params?: object) =>
-		new Promise<unknown>((resolve, reject) => session.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result))));
-	await post('Profiler.enable');
-	await post('Profiler.start');
-	return {
-		stop: async () => {
-			const { profile } = (await post('Profiler.stop')) as { profile: unknown };
-			writeFileSync(join(dir, `${textFlag('role')}-${process.pid}.cpuprofile`), JSON.stringify(profile));
-			session.disconnect();
-		},
-	};
-}
-
-/**
- * BENCH_HEAP_SAMPLE=dir writes a sampling heap profile of the measured work (where JavaScript
- * allocates, objects that the collectors freed included): open it in Chrome DevTools' Memory tab.
- */
-async function startHeapSampling(dir: string): Promise<{ stop: () => Promise<void> }> {
-	const { Session } = await import('node:inspector');
-	const session = new Session();
-	session.connect();
-	const post = (method: string, params?: object) =>
-		new Promise<unknown>((resolve, reject) => session.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result))));
-	await post('HeapProfiler.enable');
-	await post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-	return {
-		stop: async () => {
-			const { profile } = (await post('HeapProfiler.stopSampling')) as { profile: unknown };
-			writeFileSync(join(dir, `${textFlag('role')}-${process.pid}.heapprofile`), JSON.stringify(profile));
-			session.disconnect();
-		},
-	};
-}
-
-function report(value: unknown): void {
-	console.log(`RESULT ${JSON.stringify(value)}`);
-}
-
-// ---------------------------------------------------------------------------------------------
-// The raw client: plain node:http, keep-alive, files streamed from disk
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type ApiJson = any;
-
-const rawAgent = new Agent({ keepAlive: true });
-
-function rawCall(method: string, url: string, headers: Record<string, string | number>, body?: Buffer | (() => NodeJS.ReadableStream)): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
-	return new Promise((resolve, reject) => {
-		const req = request(url, { method, headers, agent: rawAgent }, (res) => {
-			const chunks: Buffer[] = [];
-			res.on('data', (chunk: Buffer) => chunks.push(chunk));
-			res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-		});
-		req.on('error', reject);
-		if (typeof body === 'function') body().pipe(req);
-		else req.end(body);
-	});
-}
-
-async function rawApi(t: Target, path: string, body: unknown): Promise<ApiJson> {
-	const payload = Buffer.from(JSON.stringify(body));
-	const reply = await rawCall('POST', `${t.api}/prod/v1${path}`, { 'x-api-key': t.key, 'content-type': 'application/json', 'content-length': payload.length }, payload);
-	if (reply.status !== 200) throw new Error(`POST ${path}: ${reply.status} ${reply.text}`);
-	return JSON.parse(reply.text);
-}
-
-function rawPut(url: string, size: number, open: () => NodeJS.ReadableStream, contentType?: string): Promise<string> {
-	return rawCall('PUT', url, { 'content-length': size, ...(contentType ? { 'content-type': contentType } : {}) }, open).then((reply) => {
-		if (reply.status !== 200) throw new Error(`PUT answered ${reply.status}: ${reply.text}`);
-		return String(reply.headers.etag ?? '');
-	});
-}
-
-async function pool(count: number, limit: number, task: (index: number) => Promise<void>): Promise<void> {
-	let next = 0;
-	await Promise.all(
-		Array.from({ length: Math.min(limit, count) }, async () => {
-			while (next < count) await task(next++);
-		}),
-	);
-}
-
-async function rawMultipart(t: Target, file: string, size: number, name: string): Promise<string> {
-	const init = await rawApi(t, '/files/upload/multipart', {
-		fileName: name,
-		fileType: 'application/octet-stream',
-		isSplit: false,
-		schemaLocking: false,
-		fileSize: size / MIB,
-		partSizeLimit: PART_MIB,
-	});
-	const parts: Array<{ partNumber: number; eTag: string }> = [];
-	await pool(init.presignedUrls.length, CONCURRENCY, async (index) => {
-		const part = init.presignedUrls[index];
-		const eTag = await rawPut(part.presignedUrl, part.size, () => createReadStream(file, { start: part.startByte, end: part.endByte }));
-		parts[index] = { partNumber: part.partNumber, eTag };
-	});
-	await rawApi(t, '/files/upload/multipart/complete', { id: init.id, key: init.key, parts });
-	return init.uploadId;
-}
-
-async function rawSingle(t: Target, file: string, name: string): Promise<void> {
-	const upload = await rawApi(t, '/files/upload', { fileName: name, fileType: 'text/plain', isSplit: false, schemaLocking: false });
-	const size = statSync(file).size;
-	await rawPut(upload.presignedUploadURL, size, () => createReadStream(file), 'text/plain');
-}
-
-async function rawLargeRole(): Promise<void> {
-	const t = target();
-	const file = textFlag('file');
-	const warm = join(textFlag('dir'), 'warm-raw.bin');
-	writeFileSync(warm, randomBytes(MIB));
-	await rawMultipart(t, warm, MIB, 'warm-raw.bin');
-	const run = await measured(async () => await rawMultipart(t, file, SIZE_BYTES, 'large-raw.bin'));
-	report({ ...run, result: undefined, uploadId: run.result });
-}
-
-/**
- * n8n's HTTP helper without our node: the same initiation, the same part PUTs (the ranges the
- * initiation gave, the same concurrency) and the same completion, each part read with fs into one
- * of (concurrency + 1) reused buffers and PUT through n8n-core's `httpRequest` helper, the function
- * that n8n puts into every node's `this.helpers` (getRequestHelperFunctions, in this engine
- * process), with the request our transport gives it for a part: the part's bytes as a Buffer,
- * Content-Length, no JSON, the answer as a stream (read to its end), full response, no redirects,
- * an abort signal. No node could do better while it must use that helper; the gap to raw here is
- * n8n's, the gap above it ours.
- */
-function n8nHttpRequestHelper(): (options: IHttpRequestOptions) => Promise<unknown> {
-	// The factory by its file: n8n-core's export map does not list it. It is what the engine calls
-	// to build this.helpers; httpRequest uses only additionalData's eval mock and tracing hooks.
-	const core = join(dirname(createRequire(__filename).resolve('n8n-core')), 'execution-engine/node-execution-context/utils/request-helpers/factory.js');
-	const { getRequestHelperFunctions } = createRequire(__filename)(core) as {
-		getRequestHelperFunctions: (workflow: unknown, node: unknown, additionalData: unknown) => { httpRequest: (options: IHttpRequestOptions) => Promise<unknown> };
-	};
-	return getRequestHelperFunctions({}, { name: 'HTTP helper alone', type: 'bench' }, {}).httpRequest;
-}
-
-/**
- * --helper-read stream: the helper row's parts come from n8n's binary stream of the stored file
- * (getAsStream with the node's 256 KiB reads), in order, copied into the reused part buffers as
- * the node does, but without freeing the read buffers: what any node reading n8n's binary data
- * pays for those buffers, without our code.
- */
-async function storedBinaryReader(): Promise<{ read: (into: Buffer, size: number) => Promise<{ bytesRead: number }> }> {
-	const [item] = JSON.parse(readFileSync(textFlag('stored-items'), 'utf8')) as Array<{ binary: { data: { id: string } } }>;
-	const { getBinaryDataService } = await import('../test/harness');
-	const service = await getBinaryDataService('filesystem');
-	const chunks = (await service.getAsStream(item.binary.data.id, 256 * 1024))[Symbol.asyncIterator]();
-	let pending: Buffer = Buffer.alloc(0);
-	let queue: Promise<unknown> = Promise.resolve();
-	return {
-		read: (into, size) => {
-			const result = queue.then(async () => {
-				let filled = 0;
-				while (filled < size) {
-					if (pending.length === 0) {
-						const next = await chunks.next();
-						if (next.done) throw new Error(`the stored binary ended after ${filled} bytes of a part`);
-						pending = next.value as Buffer;
-					}
-					const taken = Math.min(size - filled, pending.length);
-					pending.copy(into, filled, 0, taken);
-					pending = pending.subarray(taken);
-					filled += taken;
-				}
-				return { bytesRead: filled };
-			});
-			queue = result.catch(() => undefined);
-			return result;
-		},
-	};
-}
-
-async function helperLargeRole(): Promise<void> {
-	await import('../test/harness');
-	const httpRequest = n8nHttpRequestHelper();
-	const t = target();
-	const file = textFlag('file');
-	const { open } = await import('node:fs/promises');
-	const send = async (path: string, size: number, name: string): Promise<string> => {
-		const init = await rawApi(t, '/files/upload/multipart', { fileName: name, fileType: 'application/octet-stream', isSplit: false, schemaLocking: false, fileSize: size / MIB, partSizeLimit: PART_MIB });
-		const handle = await open(path, 'r');
-		const free: Buffer[] = Array.from({ length: CONCURRENCY + 1 }, () => Buffer.allocUnsafeSlow(PART_MIB * MIB));
-		const parts: Array<{ partNumber: number; eTag: string }> = [];
-		const fromStore = HELPER_READ === 'stream' && size === SIZE_BYTES ? await storedBinaryReader() : undefined;
-		try {
-			await pool(init.presignedUrls.length, CONCURRENCY, async (index) => {
-				const part = init.presignedUrls[index];
-				const buffer = free.pop() as Buffer;
-				try {
-					const { bytesRead } = fromStore ? await fromStore.read(buffer, part.size) : await handle.read(buffer, 0, part.size, part.startByte);
-					const answer = (await httpRequest({
-						method: 'PUT',
-						url: part.presignedUrl,
-						body: buffer.subarray(0, bytesRead),
-						headers: { 'Content-Length': String(bytesRead) },
-						json: false,
-						encoding: 'stream',
-						returnFullResponse: true,
-						ignoreHttpStatusErrors: true,
-						disableFollowRedirect: true,
-						abortSignal: new AbortController().signal,
-					})) as { statusCode: number; headers: Record<string, string>; body: AsyncIterable<Buffer> };
-					for await (const chunk of answer.body) void chunk;
-					if (answer.statusCode !== 200) throw new Error(`part ${part.partNumber}: ${answer.statusCode}`);
-					parts[index] = { partNumber: part.partNumber, eTag: answer.headers.etag };
-				} finally {
-					free.push(buffer);
-				}
-			});
-		} finally {
-			await handle.close();
-		}
-		await rawApi(t, '/files/upload/multipart/complete', { id: init.id, key: init.key, parts });
-		return init.uploadId;
-	};
-	const warm = join(textFlag('dir'), 'warm-helper.bin');
-	writeFileSync(warm, randomBytes(MIB));
-	await send(warm, MIB, 'warm-helper.bin');
-	const run = await measured(async () => await send(file, SIZE_BYTES, 'large-helper.bin'));
-	report({ ...run, result: undefined, uploadId: run.result });
-}
-
-/** The storage ceiling: the raw client's part PUTs, same ranges and concurrency, to a bare server that only counts bytes. */
-async function rawBareRole(): Promise<void> {
-	const file = textFlag('file');
-	const bare = textFlag('bare');
-	const partBytes = PART_MIB * MIB;
-	const count = Math.ceil(SIZE_BYTES / partBytes);
-	const send = async (index: number) => {
-		const start = index * partBytes;
-		const end = Math.min(SIZE_BYTES, start + partBytes) - 1;
-		await rawPut(`${bare}/part/${index + 1}`, end - start + 1, () => createReadStream(file, { start, end }));
-	};
-	await send(0);
-	const run = await measured(async () => await pool(count, CONCURRENCY, send));
-	report({ ...run, result: undefined });
-}
-
-/** A bare node:http server that reads and counts PUT bodies and answers 200 (the storage ceiling). */
-function bareServerRole(): void {
-	const server = createServer((req, res) => {
-		let bytes = 0;
-		req.on('data', (chunk: Buffer) => (bytes += chunk.length));
-		req.on('end', () => {
-			res.writeHead(200, { etag: `"${bytes}"`, 'content-length': 0 });
-			res.end();
-		});
-	});
-	server.keepAliveTimeout = 65000;
-	server.listen(0, '127.0.0.1', () => console.log(`BARE http://127.0.0.1:${(server.address() as { port: number }).port}`));
-	process.on('SIGTERM', () => process.exit(0));
-}
-
-async function rawSmallRole(): Promise<void> {
-	const t = target();
-	const dir = textFlag('dir');
-	const names = Array.from({ length: FILES }, (_, index) => `small-${index}.txt`);
-	await pool(BATCH, BATCH, async (index) => await rawSingle(t, join(dir, names[index]), `warm-${names[index]}`));
-	const run = await measured(async () => await pool(names.length, BATCH, async (index) => await rawSingle(t, join(dir, names[index]), names[index])));
-	report({ ...run, result: undefined });
-}
-
-// ---------------------------------------------------------------------------------------------
-// The node in the n8n engine (filesystem binary mode)
-
-async function engine() {
-	const harness = await import('../test/harness');
-	const t = target();
-	const credentials = { documentExtractionApi: { apiKey: t.key, instance: 'default', baseUrl: t.api } };
-	const run = async (inputItems: Awaited<ReturnType<typeof harness.createBinaryItem>>[], uploadOptions: Record<string, unknown>) => {
-		const result = await harness.runNode({
-			type: 'documentExtraction',
-			parameters: { resource: 'file', operation: 'upload', waitForCompletion: false, options: uploadOptions as INodeParameters },
-			credentials,
-			inputItems,
-			binaryDataMode: 'filesystem',
-		});
-		if (result.error) throw result.error;
-		return result.items;
-	};
-	return { harness, run };
-}
-
-/**
- * The input items of the node. With --stored-items, items that an earlier process put into the
- * shared binary storage folder (N8N_HARNESS_USER_FOLDER): the measured process has then not itself
- * just streamed the file into storage (see docs/large-files.md on why that matters). Without it,
- * this process stores them first.
- */
-async function nodeInputs(kind: 'large' | 'small', harness: Awaited<ReturnType<typeof engine>>['harness']) {
-	const stored = textFlag('stored-items');
-	if (stored) return JSON.parse(readFileSync(stored, 'utf8')) as Array<Awaited<ReturnType<typeof harness.createBinaryItem>>>;
-	if (kind === 'large') {
-		const input = await harness.createBinaryItem({ filePath: textFlag('file'), mimeType: 'application/octet-stream', mode: 'filesystem' });
-		input.binary!.data.fileName = 'large-node.bin';
-		return [input];
-	}
-	const inputs = [];
-	for (let index = 0; index < FILES; index++) {
-		inputs.push(await harness.createBinaryItem({ filePath: join(textFlag('dir'), `small-${index}.txt`), mimeType: 'text/plain', mode: 'filesystem' }));
-	}
-	return inputs;
-}
-
-async function nodeStoreRole(): Promise<void> {
-	const { harness } = await engine();
-	const kind = textFlag('kind') as 'large' | 'small';
-	const inputs = await nodeInputs(kind, harness);
-	const path = join(textFlag('dir'), `items-${kind}.json`);
-	writeFileSync(path, JSON.stringify(inputs));
-	report({ path });
-}
-
-async function nodeLargeRole(): Promise<void> {
-	const { harness, run } = await engine();
-	const uploadOptions = { multipart: 'always', partSize: PART_MIB, partConcurrency: CONCURRENCY };
-	const warm = await harness.createBinaryItem({ buffer: randomBytes(MIB), fileName: 'warm-node.bin', mimeType: 'application/octet-stream', mode: 'filesystem' });
-	await run([warm], uploadOptions);
-	const inputs = await nodeInputs('large', harness);
-	const measuredRun = await measured(async () => await run(inputs, uploadOptions));
-	const [item] = measuredRun.result;
-	if (item.json.status !== 'uploaded') throw new Error(`unexpected output ${JSON.stringify(item.json)}`);
-	report({ ...measuredRun, result: undefined, uploadId: item.json.uploadId });
-}
-
-async function nodeSmallRole(): Promise<void> {
-	const { harness, run } = await engine();
-	const uploadOptions = { batching: { batch: { batchSize: BATCH } } };
-	const inputs = await nodeInputs('small', harness);
-	await run(inputs.slice(0, BATCH), uploadOptions);
-	const measuredRun = await measured(async () => await run(inputs, uploadOptions));
-	if (measuredRun.result.length !== FILES || measuredRun.result.some((item, index) => item.json.fileName !== `small-${index}.txt`)) {
-		throw new Error('the node did not output one item per file in input order');
-	}
-	report({ ...measuredRun, result: undefined });
-}
-
-// ---------------------------------------------------------------------------------------------
-// The orchestrator
-
-interface RoleResult {
-	seconds: number;
-	cpuSeconds: number;
-	gcSeconds: number;
-	idleMiB: number;
-	peakAboveIdleMiB: number;
-	loopDelayMs: LoopDelay;
-	gcKinds: Record<string, { count: number; ms: number }>;
-	/** CPU time of the server (emulator or bare server) during the measured work. */
-	serverCpuSeconds: number;
-	uploadId?: string;
-}
-
-function childEnv(): NodeJS.ProcessEnv {
-	const env = { ...process.env };
-	delete env.N8N_HARNESS_USER_FOLDER;
-	return env;
-}
-
-function runRole(role: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<RoleResult> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, ['--expose-gc', ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', __filename, '--role', role, ...args, ...process.argv.slice(2)], {
-			cwd: ROOT,
-			env: { ...childEnv(), ...env },
-			stdio: ['ignore', 'pipe', 'inherit'],
-		});
-		let output = '';
-		child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-		child.on('exit', (code) => {
-			const line = output.split('\n').find((entry) => entry.startsWith('RESULT '));
-			if (code === 0 && line) resolve(JSON.parse(line.slice('RESULT '.length)) as RoleResult);
-			else reject(new Error(`${role} exited with ${code}: ${output.slice(-2000)}`));
-		});
-	});
-}
-
-interface Server {
-	url: string;
-	pid: number;
-	stop: () => void;
-}
-
-/** A long-running child process that prints its address; `pattern` takes the URL from its output. */
-function startServer(args: string[], pattern: RegExp, ready: (output: string) => boolean = () => true): Promise<Server & { output: string }> {
-	const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-	let output = '';
-	return new Promise((resolve, reject) => {
-		child.stdout.on('data', (chunk: Buffer) => {
-			output += chunk.toString();
-			const url = pattern.exec(output)?.[1];
-			if (url && ready(output)) resolve({ url, pid: child.pid!, output, stop: () => child.kill('SIGINT') });
-		});
-		child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${output}`)));
-	});
-}
-
-async function startEmulator(sink: boolean): Promise<Server & { api: string; key: string }> {
-	const args = ['--import', 'tsx', 'test/emulator/cli.ts', '--port', '0', '--delay', '0', ...(sink ? ['--storage-sink'] : [])];
-	const server = await startServer(args, /API URL:\s+(\S+)/, (output) => /API key:\s+\S+/.test(output) && /Ctrl-C/.test(output));
-	return { ...server, api: server.url, key: /API key:\s+(\S+)/.exec(server.output)![1] };
-}
-
-async function control(api: string, method: string, path: string): Promise<ApiJson> {
-	const response = await fetch(`${api}/__emulator${path}`, { method });
-	return await response.json();
-}
-
-/** First part PUT arriving to last part PUT answered, as the emulator logged them. */
-async function partsPhaseSeconds(api: string): Promise<number> {
-	const { requests } = await control(api, 'GET', '/requests?host=storage&method=PUT');
-	const parts = (requests as Array<{ time: string; durationMs?: number; status: number }>).filter((entry) => entry.status === 200);
-	if (parts.length === 0) throw new Error('the emulator logged no part PUT');
-	const start = Math.min(...parts.map((entry) => Date.parse(entry.time)));
-	const end = Math.max(...parts.map((entry) => Date.parse(entry.time) + (entry.durationMs ?? 0)));
-	// The log's arrival times have millisecond resolution: a tiny upload still gets a non-zero phase.
-	return Math.max(end - start, 1) / 1000;
-}
+import { printTable } from './table';
+import { control, partsPhaseSeconds, runRole, startEmulator, startServer, type RoleResult, type Server } from './upload/children';
+import { BATCH, CONCURRENCY, FILES, FILE_KIB, GIB_SENT, HELPER_READ, MIB, ONLY, PART_MIB, ROUNDS, SIZE_BYTES, SIZE_MIB } from './upload/flags';
+import type { LoopDelay } from './upload/measure';
+import { rawAgent } from './upload/raw-client';
+import { bareServerRole, roles } from './upload/roles';
 
 function median(values: number[]): number {
 	const sorted = [...values].sort((left, right) => left - right);
@@ -602,16 +72,8 @@ function median(values: number[]): number {
 	return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-function table(title: string, header: string[], rows: Array<Array<string | number>>): void {
-	const format = (cell: string | number) => (typeof cell === 'number' ? (Math.abs(cell) >= 100 ? cell.toFixed(0) : cell.toFixed(2)) : cell);
-	const cells = [header, ...rows.map((row) => row.map(format))];
-	const widths = header.map((_, column) => Math.max(...cells.map((row) => String(row[column]).length)));
-	console.log(`\n${title}\n`);
-	cells.forEach((row, index) => {
-		console.log(`| ${row.map((cell, column) => String(cell).padEnd(widths[column])).join(' | ')} |`);
-		if (index === 0) console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
-	});
-}
+const table = (title: string, header: string[], rows: Array<Array<string | number>>) =>
+	printTable(title, header, rows, { format: (cell) => (Math.abs(cell) >= 100 ? cell.toFixed(0) : cell.toFixed(2)), blankLineAfterTitle: true });
 
 type LargeRun = RoleResult & { partsSeconds: number };
 
@@ -662,8 +124,8 @@ async function orchestrate(): Promise<void> {
 		// just before uploading it (see docs/large-files.md).
 		const largeArgs = sinkEmulator ? ['--api', sinkEmulator.api, '--key', sinkEmulator.key, '--dir', dir] : [];
 		const smallArgs = diskEmulator ? ['--api', diskEmulator.api, '--key', diskEmulator.key, '--dir', dir] : [];
-		const largeItems = runLarge ? ((await runRole('node-store', [...largeArgs, '--kind', 'large', '--file', largeFile], storage)) as unknown as { path: string }) : undefined;
-		const smallItems = runSmall ? ((await runRole('node-store', [...smallArgs, '--kind', 'small'], storage)) as unknown as { path: string }) : undefined;
+		const largeItems = runLarge ? ((await runRole(__filename, 'node-store', [...largeArgs, '--kind', 'large', '--file', largeFile], storage)) as unknown as { path: string }) : undefined;
+		const smallItems = runSmall ? ((await runRole(__filename, 'node-store', [...smallArgs, '--kind', 'small'], storage)) as unknown as { path: string }) : undefined;
 
 		const largeSides = {
 			raw: { label: 'raw client (node:http, part ranges streamed with fs)', role: 'raw-large', args: [] as string[], env: {} },
@@ -681,13 +143,13 @@ async function orchestrate(): Promise<void> {
 		const small: Record<'raw' | 'node', RoleResult[]> = { raw: [], node: [] };
 		for (let round = 0; round < ROUNDS; round++) {
 			if (sinkEmulator && bare) {
-				const result = await runRole('raw-bare', [...largeArgs, '--file', largeFile, '--bare', bare.url, '--server-pid', String(bare.pid)]);
+				const result = await runRole(__filename, 'raw-bare', [...largeArgs, '--file', largeFile, '--bare', bare.url, '--server-pid', String(bare.pid)]);
 				ceiling.push(result);
 				console.log(`round ${round + 1} storage ceiling (raw client -> bare counting server): ${fixed(result.seconds)} s = ${fixed(SIZE_MIB / result.seconds, 0)} MiB/s (client cpu ${fixed(result.cpuSeconds / GIB_SENT)} s/GiB, server cpu ${fixed(result.serverCpuSeconds / GIB_SENT)} s/GiB)`);
 				for (const side of sides) {
 					const { role, args, env } = largeSides[side];
 					await control(sinkEmulator.api, 'GET', '/idle');
-					const result = await runRole(role, [...largeArgs, '--file', largeFile, '--server-pid', String(sinkEmulator.pid), ...args], env);
+					const result = await runRole(__filename, role, [...largeArgs, '--file', largeFile, '--server-pid', String(sinkEmulator.pid), ...args], env);
 					const partsSeconds = await partsPhaseSeconds(sinkEmulator.api);
 					await control(sinkEmulator.api, 'GET', '/idle');
 					await verifyParts(sinkEmulator.api, result.uploadId ?? '', SIZE_BYTES, PART_MIB * MIB, partMd5s);
@@ -702,7 +164,7 @@ async function orchestrate(): Promise<void> {
 			if (diskEmulator && smallItems) {
 				for (const side of ['raw', 'node'] as const) {
 					await control(diskEmulator.api, 'GET', '/idle');
-					const result = await runRole(`${side}-small`, [...smallArgs, ...(side === 'node' ? ['--stored-items', smallItems.path] : [])], side === 'node' ? storage : {});
+					const result = await runRole(__filename, `${side}-small`, [...smallArgs, ...(side === 'node' ? ['--stored-items', smallItems.path] : [])], side === 'node' ? storage : {});
 					small[side].push(result);
 					console.log(`round ${round + 1} small ${side}: ${fixed(result.seconds)} s (cpu ${fixed(result.cpuSeconds)} s)`);
 				}
@@ -801,16 +263,6 @@ async function orchestrate(): Promise<void> {
 		rmSync(dir, { recursive: true, force: true });
 	}
 }
-
-const roles: Record<string, () => Promise<void>> = {
-	'node-store': nodeStoreRole,
-	'raw-large': rawLargeRole,
-	'helper-large': helperLargeRole,
-	'raw-bare': rawBareRole,
-	'raw-small': rawSmallRole,
-	'node-large': nodeLargeRole,
-	'node-small': nodeSmallRole,
-};
 
 const role = textFlag('role');
 if (role === 'bare-server') {

@@ -13,6 +13,7 @@ import {
 	DEFAULT_INSTANCE,
 	INSTANCES,
 	INSTANCES_WITH_USER_HOST,
+	SUBSCRIPTION_PATH,
 	authorizeApiRequest,
 } from './hosts';
 
@@ -81,7 +82,7 @@ export class DocumentExtractionApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: BASE_URL_EXPRESSION,
-			url: `${API_PATH_PREFIX}/subscription`,
+			url: `${API_PATH_PREFIX}${SUBSCRIPTION_PATH}`,
 			method: 'GET',
 		},
 		rules: [

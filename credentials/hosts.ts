@@ -8,6 +8,7 @@ import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-wo
 
 import type { ApprovedBaseUrl } from './urlPolicy';
 import {
+	API_PATH_PREFIX,
 	UrlPolicyError,
 	approveBaseUrl,
 	approveInstanceHost,
@@ -15,9 +16,15 @@ import {
 	requestTarget,
 } from './urlPolicy';
 
-export const API_PATH_PREFIX = '/prod/v1';
+export { API_PATH_PREFIX };
 
-export type InstanceId = 'default' | 'au' | 'sg' | 'jp';
+/**
+ * GET /subscription: the request the credential's test sends (any valid key may read it). The
+ * node's API layer (nodes/shared/api/endpoints.ts) takes the path from here, so it is written once.
+ */
+export const SUBSCRIPTION_PATH = '/subscription';
+
+type InstanceId = 'default' | 'au' | 'sg' | 'jp';
 
 interface Instance {
 	value: InstanceId;
@@ -76,11 +83,6 @@ export function resolveApiBase(fields: HostCredentialFields): ApprovedBaseUrl {
 		);
 	}
 	return approveInstanceHost(host);
-}
-
-/** resolveApiBase, as the base URL text. */
-export function resolveBaseUrl(fields: HostCredentialFields): string {
-	return resolveApiBase(fields).url;
 }
 
 /**
@@ -246,6 +248,9 @@ export async function authorizeApiRequest(
 	});
 }
 
+/** The API path prefix as it stands in a regular expression literal of the expression below: \/prod\/v1. */
+const PREFIX_IN_PATTERN = API_PATH_PREFIX.split('/').join('\\/');
+
 /**
  * The base URL of the credential test request, as an n8n expression over `$credentials` (an
  * expression cannot call code). It only picks the host; authorizeApiRequest then judges it and
@@ -254,8 +259,8 @@ export async function authorizeApiRequest(
 export const BASE_URL_EXPRESSION =
 	'={{ (' +
 	'$credentials.baseUrl && String($credentials.baseUrl).trim()' +
-	` ? String($credentials.baseUrl).trim().replace(/\\/+$/, '').replace(/\\/prod\\/v1$/, '')` +
+	` ? String($credentials.baseUrl).trim().replace(/\\/+$/, '').replace(/${PREFIX_IN_PATTERN}$/, '')` +
 	` : ($credentials.instance === ${JSON.stringify(DEFAULT_INSTANCE)} || !$credentials.instance` +
 	` ? ${JSON.stringify(`https://${defaultHost()}`)}` +
-	` : 'https://' + String($credentials.instanceHost || '').trim().replace(/^https:\\/\\//i, '').replace(/\\/+$/, '').replace(/\\/prod\\/v1$/, ''))` +
+	` : 'https://' + String($credentials.instanceHost || '').trim().replace(/^https:\\/\\//i, '').replace(/\\/+$/, '').replace(/${PREFIX_IN_PATTERN}$/, ''))` +
 	') }}';

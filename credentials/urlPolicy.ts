@@ -165,7 +165,8 @@ export interface ApprovedBaseUrl {
 	isLoopback: boolean;
 }
 
-const API_PATH_SUFFIX = '/prod/v1';
+/** The path every endpoint of the API starts with (api-spec, Versioning): the one place it is written. */
+export const API_PATH_PREFIX = '/prod/v1';
 
 /** The text without the slashes at its end (a loop: linear in the length, whatever the text). */
 function withoutTrailingSlashes(text: string): string {
@@ -222,7 +223,7 @@ export function approveBaseUrl(input: string): ApprovedBaseUrl {
 		);
 	}
 	let pathPrefix = withoutTrailingSlashes(url.pathname);
-	if (pathPrefix.endsWith(API_PATH_SUFFIX)) pathPrefix = pathPrefix.slice(0, -API_PATH_SUFFIX.length);
+	if (pathPrefix.endsWith(API_PATH_PREFIX)) pathPrefix = pathPrefix.slice(0, -API_PATH_PREFIX.length);
 	pathPrefix = withoutTrailingSlashes(pathPrefix);
 	return { url: `${url.origin}${pathPrefix}`, origin: url.origin, pathPrefix, isLoopback };
 }

@@ -12,9 +12,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { ensureCachedTool } from './cached-tool';
-import { ensureNodeOf } from './n8n-runtime';
-import { runCommand } from './run-command';
+import { ensureCachedTool } from '../dev/n8n/cached-tool';
+import { ensureNodeOf } from '../dev/n8n/n8n-runtime';
+import { runCommand } from '../dev/n8n/run-command';
 
 export const NODE_CLI_VERSION = '0.48.3';
 const REPOSITORY_ROOT = path.resolve(__dirname, '..');

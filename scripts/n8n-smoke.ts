@@ -14,9 +14,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { makeUserFolder, n8nCli, nodeOutput, outboundAttempts, startN8n } from './n8n-launcher';
-import { installPackageInto, type InstalledPackage } from './n8n-package';
-import { ensureN8n } from './n8n-runtime';
+import { n8nCli, nodeOutput } from '../dev/n8n/n8n-cli';
+import { makeUserFolder, outboundAttempts } from '../dev/n8n/n8n-env';
+import { startN8n } from '../dev/n8n/n8n-launcher';
+import { installPackageInto, type InstalledPackage } from '../dev/n8n/n8n-package';
+import { ensureN8n } from '../dev/n8n/n8n-runtime';
 
 const PROBE_NAME = 'n8n-nodes-smoke-probe';
 const failures: string[] = [];

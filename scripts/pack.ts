@@ -11,7 +11,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { runCommand } from './run-command';
+import { runCommand } from '../dev/n8n/run-command';
 
 export const REPOSITORY_ROOT = path.resolve(__dirname, '..');
 

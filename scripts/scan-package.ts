@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { REPOSITORY_ROOT, unpackPackage } from './n8n-package';
+import { REPOSITORY_ROOT, unpackPackage } from '../dev/n8n/n8n-package';
 
 async function main(): Promise<void> {
 	const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dex-scan-'));

@@ -20,11 +20,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type Locator, type Page } from 'playwright-core';
 
-import { chatModelCredential, startOfflineChatModel } from './chat-model';
-import { DEFAULT_OWNER } from './n8n-launcher';
-import { EMULATOR_CREDENTIAL_ID, REPOSITORY_ROOT, executionOutput, runWorkflow, startStack, waitForExecution } from './n8n-stack';
+import { chatModelCredential, startOfflineChatModel } from '../dev/model/chat-model';
+import { DEFAULT_OWNER } from '../dev/n8n/n8n-env';
+import { EMULATOR_CREDENTIAL_ID, REPOSITORY_ROOT, executionOutput, runWorkflow, startStack, waitForExecution, type Stack } from '../dev/n8n/n8n-stack';
 
 const OUTPUT_DIR = path.join(REPOSITORY_ROOT, 'docs', 'screenshots');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -65,6 +65,32 @@ async function dismissPopups(page: Page): Promise<void> {
 	}
 }
 
+/** Runs an example through the server and waits for its end; throws when it did not succeed. */
+async function runExample(stack: Stack, workflowId: string, trigger: string, what: string) {
+	const id = await runWorkflow(stack.n8n, workflowId, trigger);
+	const execution = await waitForExecution(stack.n8n, id);
+	if (execution.status !== 'success') throw new Error(`${what} failed: ${JSON.stringify(execution.data?.resultData.error)}`);
+	return { id, execution };
+}
+
+/** The canvas node named `name`. */
+function canvasNode(page: Page, name: string): Locator {
+	return page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"], [data-name="${name}"]`).first();
+}
+
+/** Waits for a canvas node to show, then closes the pop-ups that would cover it. */
+async function shown(page: Page, node: Locator): Promise<Locator> {
+	await node.waitFor({ timeout: 30_000 });
+	await dismissPopups(page);
+	return node;
+}
+
+/** Opens a node's panel (NDV) with a double click. */
+async function openPanel(page: Page, node: Locator): Promise<void> {
+	await node.dblclick();
+	await page.locator('[data-test-id="ndv"], .ndv-wrapper').first().waitFor({ timeout: 30_000 });
+}
+
 async function shoot(page: Page, name: string): Promise<string> {
 	await page.waitForTimeout(800);
 	const file = path.join(OUTPUT_DIR, name);
@@ -83,20 +109,14 @@ async function main(): Promise<void> {
 	const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'dex-chromium-'));
 	try {
 		say('Running the folder extraction example...');
-		const executionId = await runWorkflow(stack.n8n, DISK_WORKFLOW_ID, 'Run the example');
-		const execution = await waitForExecution(stack.n8n, executionId);
-		if (execution.status !== 'success') throw new Error(`the example failed: ${JSON.stringify(execution.data?.resultData.error)}`);
+		const { id: executionId, execution } = await runExample(stack, DISK_WORKFLOW_ID, 'Run the example', 'the example');
 		say(`  execution ${executionId}: ${executionOutput(execution, NODE_NAME).length} items`);
 		say('Running the first example (upload-and-extract.json)...');
-		const uploadExecutionId = await runWorkflow(stack.n8n, UPLOAD_WORKFLOW_ID, "When clicking 'Execute workflow'");
-		const uploadExecution = await waitForExecution(stack.n8n, uploadExecutionId);
-		if (uploadExecution.status !== 'success') throw new Error(`the first example failed: ${JSON.stringify(uploadExecution.data?.resultData.error)}`);
+		const { id: uploadExecutionId, execution: uploadExecution } = await runExample(stack, UPLOAD_WORKFLOW_ID, "When clicking 'Execute workflow'", 'the first example');
 		const uploaded = executionOutput(uploadExecution, UPLOAD_NODE_NAME);
 		say(`  execution ${uploadExecutionId}: ${uploaded.length} item, first keys ${Object.keys(uploaded[0] ?? {}).slice(0, 4).join(', ')}`);
 		say('Asking the AI agent example its question (scripted model)...');
-		const agentExecutionId = await runWorkflow(stack.n8n, AGENT_WORKFLOW_ID, 'Ask the example question');
-		const agentExecution = await waitForExecution(stack.n8n, agentExecutionId);
-		if (agentExecution.status !== 'success') throw new Error(`the agent example failed: ${JSON.stringify(agentExecution.data?.resultData.error)}`);
+		const { id: agentExecutionId, execution: agentExecution } = await runExample(stack, AGENT_WORKFLOW_ID, 'Ask the example question', 'the agent example');
 		say(`  execution ${agentExecutionId}: ${String(executionOutput(agentExecution, 'AI Agent')[0]?.output)}`);
 
 		const context = await chromium.launchPersistentContext(profile, {
@@ -112,11 +132,7 @@ async function main(): Promise<void> {
 
 			// The node's parameter panel, on the saved workflow.
 			await page.goto(`${stack.n8n.url}/workflow/${DISK_WORKFLOW_ID}`);
-			const node = page.locator(`[data-test-id="canvas-node"][data-node-name="${NODE_NAME}"], [data-name="${NODE_NAME}"]`).first();
-			await node.waitFor({ timeout: 30_000 });
-			await dismissPopups(page);
-			await node.dblclick();
-			await page.locator('[data-test-id="ndv"], .ndv-wrapper').first().waitFor({ timeout: 30_000 });
+			await openPanel(page, await shown(page, canvasNode(page, NODE_NAME)));
 			await shoot(page, 'node-parameters.png');
 			await page.keyboard.press('Escape');
 
@@ -129,13 +145,10 @@ async function main(): Promise<void> {
 
 			// The executed example: the canvas of that execution, then the node's output.
 			await page.goto(`${stack.n8n.url}/workflow/${DISK_WORKFLOW_ID}/executions/${executionId}`);
-			const executedNode = page.locator(`[data-test-id="canvas-node"][data-node-name="${NODE_NAME}"], [data-name="${NODE_NAME}"]`).first();
-			await executedNode.waitFor({ timeout: 30_000 });
-			await dismissPopups(page);
+			const executedNode = await shown(page, canvasNode(page, NODE_NAME));
 			await shoot(page, 'executed-workflow.png');
 
-			await executedNode.dblclick();
-			await page.locator('[data-test-id="ndv"], .ndv-wrapper').first().waitFor({ timeout: 30_000 });
+			await openPanel(page, executedNode);
 			// The output as JSON (seven items with nested values); the Table view is taken of the first example below.
 			await page.getByText('JSON', { exact: true }).last().click();
 			await shoot(page, 'executed-node-output.png');
@@ -143,11 +156,7 @@ async function main(): Promise<void> {
 
 			// The first example's output in the Table view: the file name, status and values lead.
 			await page.goto(`${stack.n8n.url}/workflow/${UPLOAD_WORKFLOW_ID}/executions/${uploadExecutionId}`);
-			const uploadNode = page.locator(`[data-test-id="canvas-node"][data-node-name="${UPLOAD_NODE_NAME}"], [data-name="${UPLOAD_NODE_NAME}"]`).first();
-			await uploadNode.waitFor({ timeout: 30_000 });
-			await dismissPopups(page);
-			await uploadNode.dblclick();
-			await page.locator('[data-test-id="ndv"], .ndv-wrapper').first().waitFor({ timeout: 30_000 });
+			await openPanel(page, await shown(page, canvasNode(page, UPLOAD_NODE_NAME)));
 			await page.getByText('Table', { exact: true }).last().click();
 			await shoot(page, 'upload-output-table.png');
 			const headers = await page.locator('table th').allInnerTexts();
@@ -179,11 +188,7 @@ async function main(): Promise<void> {
 			await dismissPopups(page);
 			await shoot(page, 'agent-workflow.png');
 			await page.goto(`${stack.n8n.url}/workflow/${AGENT_WORKFLOW_ID}`);
-			const tool = page.locator('[data-test-id="canvas-node"]').filter({ hasText: 'Get file values' }).first();
-			await tool.waitFor({ timeout: 30_000 });
-			await dismissPopups(page);
-			await tool.dblclick();
-			await page.locator('[data-test-id="ndv"], .ndv-wrapper').first().waitFor({ timeout: 30_000 });
+			await openPanel(page, await shown(page, page.locator('[data-test-id="canvas-node"]').filter({ hasText: 'Get file values' }).first()));
 			await shoot(page, 'agent-tool-node.png');
 		} finally {
 			await context.close();

@@ -1,7 +1,7 @@
 /** Documents for the matrix's processing cases, from the test fixtures. */
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { INVOICE_PDF_FILE_NAME, corruptPdf, invoicePdf as invoicePdfBytes, mixedZip as mixedZipBytes } from '../../test/fixtures/documents';
+import { INVOICE_PDF_FILE_NAME, corruptPdf, invoicePdf as invoicePdfBytes, mixedZip as mixedZipBytes } from '../../dev/documents';
 import { createBinaryItem } from '../../test/harness';
 import type { CaseContext } from './matrix';
 

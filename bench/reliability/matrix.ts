@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 
 import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import type { Emulator, EmulatorOptions } from '../../test/emulator';
-import { SEEDED_KEYS, keyLeaks, startEmulator } from '../../test/emulator';
+import type { Emulator, EmulatorOptions } from '../../dev/emulator';
+import { SEEDED_KEYS, keyLeaks, startEmulator } from '../../dev/emulator';
 import { uploadAndGetFile } from '../../test/emulator/test-helpers';
 import { createBinaryItem, installRecordingWaitClock, runNode } from '../../test/harness';
 import type { BinaryDataMode, RunNodeResult } from '../../test/harness';

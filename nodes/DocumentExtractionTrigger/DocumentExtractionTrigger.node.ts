@@ -9,7 +9,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { waitClock, withRunScope } from '../DocumentExtraction/transport';
 import { triggerProperties } from './description';
 import { getFileClasses } from './methods';
-import { pollBudgetMs, pollDocuments } from './poll';
+import { pollBudgetMs } from './budget';
+import { pollDocuments } from './poll';
 
 export class DocumentExtractionTrigger implements INodeType {
 	description: INodeTypeDescription = {

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { optionsCollection } from '../DocumentExtraction/descriptions/common';
+import { optionsCollection } from '../shared/requestOptions';
 
 export const triggerProperties: INodeProperties[] = [
 	{
@@ -90,6 +90,15 @@ export const triggerProperties: INodeProperties[] = [
 			default: false,
 			description:
 				'Whether to add the extracted values to each document, simplified to { field title: value } (tables as lists of row objects). Costs one more request per document.',
+		},
+		{
+			displayName: 'Max Documents per Poll',
+			name: 'maxDocumentsPerPoll',
+			type: 'number',
+			typeOptions: { minValue: 1, numberPrecision: 0 },
+			default: 1000,
+			description:
+				'The most documents one poll emits. The others wait for the next polls; none is lost.',
 		},
 	]),
 ];

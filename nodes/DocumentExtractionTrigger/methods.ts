@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { listFileTypes } from '../DocumentExtraction/helpers/fileTypes';
+import { listFileTypes } from '../shared/api';
 
 /**
  * The workspace's file types for the File Types filter. The value is the class name a processed

@@ -1,75 +1,51 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { withLeadingKeys } from '../DocumentExtraction/helpers/keyOrder';
-import { valuesField } from '../DocumentExtraction/helpers/values';
-import { apiKeysOf, scrubError, secretsOf, waitClock, withoutSecrets } from '../DocumentExtraction/transport';
+import { apiKeysOf, withoutSecrets } from '../DocumentExtraction/transport';
+import type { FileRecord } from '../shared/api';
+import { FILE_PAGE_SIZE, listFiles } from '../shared/api';
+import { forEachConcurrently } from '../shared/concurrency';
+import { asNodeError } from '../shared/nodeError';
+import { withLeadingKeys } from '../shared/output/keyOrder';
+import { valuesField } from '../shared/output/values';
+import { PollBudget } from './budget';
 import type { FileStream } from './files';
-import {
-	PAGE_SIZE,
-	STREAMS,
-	fileIdsQueryValue,
-	hasFailed,
-	isProcessed,
-	listFiles,
-	stampOf,
-} from './files';
+import { STREAMS, hasFailed, isProcessed, stampOf } from './files';
+import { Position } from './position';
 import type { TriggerSettings } from './settings';
-import { matchesFilters, readSettings } from './settings';
+import { fileFilter, readSettings } from './settings';
+import { fetchTestEvent, initialState } from './start';
 import type { TriggerState } from './state';
-import { STATE_VERSION, configOf, readState, writeState } from './state';
+import { readState, writeState } from './state';
+import { Walker } from './walk';
 
-/** Share of n8n's poll budget spent on starting requests; the rest is margin for the last ones. */
-const BUDGET_SHARE = 0.75;
-/** Files still being processed that the trigger remembers; beyond it the walk waits for room. */
+/** Files still being processed that the trigger remembers (about 39 KB of ids). */
 const MAX_PENDING = 1000;
-/** Start From "Now": files uploaded this long before activation are checked for being in flight. */
-const IN_FLIGHT_LOOKBACK_MS = 24 * 60 * 60 * 1000;
+/** Files emitted ahead of a cursor waiting for room among the pending files (about 39 KB). */
+const MAX_AHEAD = 1000;
 /** A pending file that has not changed for this long (against newer uploads) is given up. */
 const PENDING_GIVE_UP_MS = 24 * 60 * 60 * 1000;
 /** Values requests run side by side. */
 const VALUES_CONCURRENCY = 4;
-/** Restarts of a walk through files sharing one timestamp after the set shifted under it. */
-const MAX_TIE_RESTARTS = 3;
-/** Fetch Test Event looks at this many pages of the most recently changed files. */
-const TEST_EVENT_PAGES = 5;
-
-/** A poll's time when n8n does not say (n8n 1.x has no getPollBudgetMs): n8n 2.x's default. */
-const DEFAULT_POLL_BUDGET_MS = 5 * 60 * 1000;
-
-/** What n8n gives this poll (`getPollBudgetMs`), or DEFAULT_POLL_BUDGET_MS where it has no such call. */
-export function pollBudgetMs(context: IPollFunctions): number {
-	const host = context as Partial<Pick<IPollFunctions, 'getPollBudgetMs'>>;
-	const budgetMs = typeof host.getPollBudgetMs === 'function' ? host.getPollBudgetMs() : undefined;
-	return typeof budgetMs === 'number' && budgetMs > 0 ? budgetMs : DEFAULT_POLL_BUDGET_MS;
-}
-
-/**
- * Stops starting requests once the poll has used its share of its budget, but never before the
- * poll has made progress. (No request of the poll reaches past the whole budget: the trigger's
- * run scope has it as deadline.)
- */
-class PollBudget {
-	private readonly deadline: number;
-	progressed = false;
-
-	constructor(context: IPollFunctions) {
-		this.deadline = waitClock.now() + pollBudgetMs(context) * BUDGET_SHARE;
-	}
-
-	allows(): boolean {
-		return !this.progressed || waitClock.now() < this.deadline;
-	}
-}
 
 type Action = 'pass' | 'emit' | 'pend';
+/** `main`: the walk from the cursor. `ahead`: the walk from the frontier while the cursor waits. */
+type Walk = 'main' | 'ahead';
 
 /** One poll of an active workflow: walks the stream from the cursor, then rechecks pending files. */
 class PollRun {
 	readonly items: INodeExecutionData[] = [];
 	private readonly stream: FileStream;
-	private cursorIds: Set<string>;
+	private readonly passes: (file: FileRecord) => boolean;
 	private readonly historyUntilMs: number | undefined;
+	private readonly walker: Walker;
+	private readonly cursor: Position;
+	private frontier: Position | undefined;
+	private readonly pending: Set<string>;
+	private readonly ahead: Set<string>;
+	/** What this poll emitted: a file (File Processed) or a version of one (File Updated) once. */
+	private readonly emitted = new Set<string>();
+	/** The main walk met a file in flight with no room left to remember it. */
+	private blocked = false;
 
 	constructor(
 		private readonly context: IPollFunctions,
@@ -78,289 +54,195 @@ class PollRun {
 		private readonly budget: PollBudget,
 	) {
 		this.stream = STREAMS[settings.event];
-		this.cursorIds = new Set(state.cursor.ids);
-		this.historyUntilMs =
-			state.historyUntil === undefined ? undefined : Date.parse(state.historyUntil);
+		this.passes = fileFilter(settings);
+		this.historyUntilMs = state.historyUntil === undefined ? undefined : Date.parse(state.historyUntil);
+		this.walker = new Walker(context, this.stream, () => this.budget.allows() && this.room() > 0);
+		this.cursor = Position.of(state.cursor);
+		this.frontier = state.frontier === undefined ? undefined : Position.of(state.frontier);
+		this.pending = new Set(state.pending);
+		this.ahead = new Set(state.ahead ?? []);
 	}
 
 	async execute(): Promise<void> {
-		await this.walk();
-		if (this.settings.event === 'fileProcessed') await this.recheckPending();
-	}
-
-	private cursorMs(): number | undefined {
-		return this.state.cursor.at === null ? undefined : Date.parse(this.state.cursor.at);
-	}
-
-	private isBehindCursor(file: IDataObject): boolean {
-		const cursorMs = this.cursorMs();
-		if (cursorMs === undefined) return false;
-		const { ms } = stampOf(this.context, file, this.stream);
-		return ms < cursorMs || (ms === cursorMs && this.cursorIds.has(String(file.fileId)));
-	}
-
-	private advanceCursor(file: IDataObject): void {
-		const { text, ms } = stampOf(this.context, file, this.stream);
-		const id = String(file.fileId);
-		const cursorMs = this.cursorMs();
-		if (cursorMs === undefined || ms > cursorMs) {
-			this.state.cursor = { at: text, ids: [id] };
-			this.cursorIds = new Set([id]);
-		} else if (!this.cursorIds.has(id)) {
-			this.state.cursor.ids.push(id);
-			this.cursorIds.add(id);
+		try {
+			await this.walker.walk(this.cursor, async (files) => await this.handlePage(files, 'main'));
+			this.settleFrontier();
+			if (this.blocked && this.frontier !== undefined && this.ahead.size < MAX_AHEAD) {
+				await this.walker.walk(this.frontier, async (files) => await this.handlePage(files, 'ahead'));
+			}
+			if (this.settings.event === 'fileProcessed') await this.recheckPending();
+		} finally {
+			this.saveTo(this.state);
 		}
 	}
 
-	private classify(file: IDataObject): Action {
+	/** Items this poll may still emit. */
+	private room(): number {
+		return this.settings.maxItems - this.items.length;
+	}
+
+	/** Drops the frontier once the cursor has caught up with it; starts one where the cursor waits. */
+	private settleFrontier(): void {
+		if (this.frontier !== undefined && this.cursor.covers(this.frontier)) {
+			this.frontier = undefined;
+			this.ahead.clear();
+		}
+		if (this.blocked && this.frontier === undefined) this.frontier = this.cursor.clone();
+	}
+
+	private saveTo(state: TriggerState): void {
+		state.cursor = this.cursor.toCursor();
+		state.pending = [...this.pending];
+		if (this.frontier === undefined) {
+			delete state.frontier;
+			delete state.ahead;
+		} else {
+			state.frontier = this.frontier.toCursor();
+			state.ahead = [...this.ahead];
+		}
+	}
+
+	private classify(file: FileRecord): Action {
 		const isHistory =
-			this.historyUntilMs !== undefined &&
-			stampOf(this.context, file, this.stream).ms <= this.historyUntilMs;
-		if (isProcessed(file)) {
-			return isHistory || !matchesFilters(file, this.settings) ? 'pass' : 'emit';
-		}
+			this.historyUntilMs !== undefined && stampOf(this.context, file, this.stream).ms <= this.historyUntilMs;
+		if (isProcessed(file)) return isHistory || !this.passes(file) ? 'pass' : 'emit';
 		// File Processed remembers files still in flight (also those uploaded shortly before
 		// activation) and emits them once they finish; File Updated only follows processed files.
 		if (this.settings.event === 'fileProcessed' && !hasFailed(file)) return 'pend';
 		return 'pass';
 	}
 
-	private async list(anchor: string | null, page: number, limit: number) {
-		return await listFiles.call(this.context, {
-			...(anchor === null ? {} : { [this.stream.afterParameter]: anchor }),
-			sortBy: this.stream.sortBy,
-			sortOrder: 'ASC',
-			page,
-			limit,
-		});
+	private emittedKey(file: FileRecord): string {
+		const id = String(file.fileId);
+		return this.settings.event === 'fileProcessed' ? id : `${id}@${stampOf(this.context, file, this.stream).ms}`;
 	}
 
 	/**
-	 * Keyset walk: list from the cursor's timestamp, handle the page in order, then list again
-	 * from the timestamp of the page's last file (never page 2 of a set that may have changed).
-	 * Only when a whole page shares the anchor timestamp does it read the next page number, and
-	 * then it checks that the previous page's last file has not moved; if it has, it starts that
-	 * timestamp again from page 1 (the ids in the cursor skip what was already handled).
+	 * What to do with each file of a page, in order, within the room left (items, pending ids,
+	 * ahead ids); stops at the first file there is no room for.
 	 */
-	private async walk(): Promise<void> {
-		let anchor = this.state.cursor.at;
-		let page = 1;
-		let restarts = 0;
-		let previousLastId: string | undefined;
-		for (;;) {
-			if (!this.budget.allows()) return;
-			const { files, count } = await this.list(anchor, page, PAGE_SIZE);
-			if (page > 1) {
-				const probe = await this.list(anchor, (page - 1) * PAGE_SIZE, 1);
-				if (probe.files[0]?.fileId !== previousLastId) {
-					restarts += 1;
-					if (restarts > MAX_TIE_RESTARTS) return;
-					page = 1;
-					previousLastId = undefined;
-					continue;
+	private decide(files: FileRecord[], walk: Walk): { plan: Array<{ file: FileRecord; action: Action }>; complete: boolean } {
+		const plan: Array<{ file: FileRecord; action: Action }> = [];
+		let emits = 0;
+		let pends = 0;
+		for (const file of files) {
+			const id = String(file.fileId);
+			let action: Action = walk === 'main' && this.ahead.has(id) ? 'pass' : this.classify(file);
+			if (action === 'emit' && this.emitted.has(this.emittedKey(file))) action = 'pass';
+			if (walk === 'ahead' && (action === 'pend' || this.pending.has(id))) action = 'pass';
+			if (action === 'pend' && this.pending.has(id)) action = 'pass';
+			if (action === 'emit') {
+				if (emits >= this.room()) return { plan, complete: false };
+				if (walk === 'ahead' && this.ahead.size + emits >= MAX_AHEAD) return { plan, complete: false };
+				emits += 1;
+			} else if (action === 'pend') {
+				if (this.pending.size + pends >= MAX_PENDING) {
+					this.blocked = true;
+					return { plan, complete: false };
 				}
+				pends += 1;
 			}
-			if (!(await this.handlePage(files))) return;
-			if (files.length < PAGE_SIZE) return;
-			if (count !== undefined && count <= (page - 1) * PAGE_SIZE + files.length) return;
-			const last = files[files.length - 1];
-			const lastMs = stampOf(this.context, last, this.stream).ms;
-			if (anchor === null || lastMs > Date.parse(anchor)) {
-				anchor = this.state.cursor.at;
-				page = 1;
-				restarts = 0;
-				previousLastId = undefined;
-			} else {
-				previousLastId = String(last.fileId);
-				page += 1;
-			}
+			plan.push({ file, action });
 		}
+		return { plan, complete: true };
 	}
 
 	/**
-	 * Handles the files of one page in order and moves the cursor over each handled file.
-	 * Returns false when it stopped before the end of the page (budget, no room for pending
-	 * files); throws after handling the files before a failed values request.
+	 * Handles the files of one page in order and moves the walk's position over each handled
+	 * file. Returns false when it stopped before the end of the page (no room left); throws after
+	 * handling the files before a failed values request.
 	 */
-	private async handlePage(files: IDataObject[]): Promise<boolean> {
-		const todo = files
-			.filter((file) => !this.isBehindCursor(file))
-			.map((file) => ({ file, action: this.classify(file) }));
-		const { values, error } = await this.valuesOf(
-			todo.filter((entry) => entry.action === 'emit').map((entry) => entry.file),
-		);
-		let complete = true;
-		for (const { file, action } of todo) {
+	private async handlePage(files: FileRecord[], walk: Walk): Promise<boolean> {
+		const position = walk === 'main' ? this.cursor : (this.frontier as Position);
+		const { plan, complete } = this.decide(files, walk);
+		const { values, error } = await this.valuesOf(plan.filter((step) => step.action === 'emit').map((step) => step.file));
+		for (const { file, action } of plan) {
 			const id = String(file.fileId);
 			if (action === 'emit') {
-				const extra = values.get(id);
-				if (this.settings.includeValues && extra === undefined) {
-					complete = false;
-					break;
-				}
-				this.items.push({ json: withLeadingKeys({ ...file, ...(extra ?? {}) }) });
-			} else if (action === 'pend' && !this.state.pending.includes(id)) {
-				if (this.state.pending.length >= MAX_PENDING) {
-					complete = false;
-					break;
-				}
-				this.state.pending.push(id);
+				if (!this.emit(file, values)) return false;
+				if (walk === 'ahead') this.ahead.add(id);
+				else this.pending.delete(id);
+			} else if (action === 'pend') {
+				this.pending.add(id);
 			}
-			this.advanceCursor(file);
+			if (walk === 'main') this.ahead.delete(id);
+			const { text, ms } = stampOf(this.context, file, this.stream);
+			position.advance(text, ms, id);
 			this.budget.progressed = true;
 		}
 		if (error !== undefined) throw error;
 		return complete;
 	}
 
+	/** Adds the item of a file (with its values when asked); false when its values are missing. */
+	private emit(file: FileRecord, values: Map<string, IDataObject>): boolean {
+		const extra = values.get(String(file.fileId));
+		if (this.settings.includeValues && extra === undefined) return false;
+		this.items.push({ json: withLeadingKeys({ ...file, ...(extra ?? {}) }) });
+		this.emitted.add(this.emittedKey(file));
+		return true;
+	}
+
 	/** Values of the files (when asked), side by side; stops at the first failure or the budget. */
-	private async valuesOf(
-		files: IDataObject[],
-	): Promise<{ values: Map<string, IDataObject>; error?: unknown }> {
+	private async valuesOf(files: FileRecord[]): Promise<{ values: Map<string, IDataObject>; error?: unknown }> {
 		const values = new Map<string, IDataObject>();
 		if (!this.settings.includeValues || files.length === 0) return { values };
-		let error: unknown;
-		let next = 0;
-		const worker = async () => {
-			while (error === undefined && next < files.length && this.budget.allows()) {
-				const id = String(files[next++].fileId);
-				try {
+		try {
+			await forEachConcurrently(
+				files.length,
+				VALUES_CONCURRENCY,
+				async (index) => {
+					const id = String(files[index].fileId);
 					values.set(id, await valuesField.call(this.context, id, undefined, true));
-				} catch (failure) {
-					error ??= failure;
-				}
-			}
-		};
-		await Promise.all(Array.from({ length: Math.min(VALUES_CONCURRENCY, files.length) }, worker));
-		return { values, error };
+				},
+				() => !this.budget.allows(),
+			);
+		} catch (error) {
+			return { values, error };
+		}
+		return { values };
 	}
 
 	/** Asks for the pending files again: emits those now processed, forgets those that will not be. */
 	private async recheckPending(): Promise<void> {
-		const ids = [...this.state.pending];
-		const newestMs = this.cursorMs();
-		for (let start = 0; start < ids.length; start += PAGE_SIZE) {
+		const ids = [...this.pending];
+		const newestMs = Math.max(this.cursor.ms ?? Number.NaN, this.frontier?.ms ?? this.cursor.ms ?? Number.NaN);
+		for (let start = 0; start < ids.length; start += FILE_PAGE_SIZE) {
 			if (start > 0 && !this.budget.allows()) return;
-			const batch = ids.slice(start, start + PAGE_SIZE);
+			const batch = ids.slice(start, start + FILE_PAGE_SIZE);
 			const { files } = await listFiles.call(this.context, {
-				fileIds: fileIdsQueryValue(batch),
+				fileIds: batch,
 				page: 1,
-				limit: PAGE_SIZE,
+				limit: FILE_PAGE_SIZE,
 			});
 			const byId = new Map(files.map((file) => [String(file.fileId), file]));
-			const done = new Set<string>();
-			const ready: IDataObject[] = [];
+			const ready: FileRecord[] = [];
+			const before = this.pending.size;
 			for (const id of batch) {
 				const file = byId.get(id);
 				if (!file) {
-					done.add(id); // deleted
+					this.pending.delete(id); // deleted
 				} else if (isProcessed(file)) {
-					if (matchesFilters(file, this.settings)) ready.push(file);
-					else done.add(id);
+					if (!this.passes(file) || this.emitted.has(id)) this.pending.delete(id);
+					else if (ready.length < this.room()) ready.push(file);
 				} else if (hasFailed(file) || this.isAbandoned(file, newestMs)) {
-					done.add(id);
+					this.pending.delete(id);
 				}
 			}
 			const { values, error } = await this.valuesOf(ready);
 			for (const file of ready) {
-				const id = String(file.fileId);
-				const extra = values.get(id);
-				if (this.settings.includeValues && extra === undefined) continue;
-				this.items.push({ json: withLeadingKeys({ ...file, ...(extra ?? {}) }) });
-				done.add(id);
+				if (this.emit(file, values)) this.pending.delete(String(file.fileId));
 			}
-			if (done.size > 0) {
-				this.state.pending = this.state.pending.filter((id) => !done.has(id));
-				this.budget.progressed = true;
-			}
+			if (this.pending.size < before) this.budget.progressed = true;
 			if (error !== undefined) throw error;
 		}
 	}
 
 	/** Unchanged for PENDING_GIVE_UP_MS before the newest upload the trigger has seen. */
-	private isAbandoned(file: IDataObject, newestMs: number | undefined): boolean {
+	private isAbandoned(file: FileRecord, newestMs: number): boolean {
 		const updatedMs = Date.parse(String(file.updatedAt ?? ''));
-		return newestMs !== undefined && !Number.isNaN(updatedMs) && newestMs - updatedMs > PENDING_GIVE_UP_MS;
+		return !Number.isNaN(newestMs) && !Number.isNaN(updatedMs) && newestMs - updatedMs > PENDING_GIVE_UP_MS;
 	}
-}
-
-/**
- * Where a newly activated trigger starts. Start From "Now" asks the API for its newest file so
- * the start point is in the service's own clock, never n8n's: a clock difference between the two
- * can then neither drop nor replay files. That request counts as the poll's progress within the
- * budget; a start date needs no request, so the first poll still handles a page.
- */
-async function initialState(
-	this: IPollFunctions,
-	settings: TriggerSettings,
-	budget: PollBudget,
-): Promise<TriggerState> {
-	const base = { version: STATE_VERSION, config: configOf(settings), pending: [] as string[] };
-	if (settings.startFrom === 'date' && settings.startDate !== undefined) {
-		return { ...base, cursor: { at: settings.startDate, ids: [] } };
-	}
-	const stream = STREAMS[settings.event];
-	const { files } = await listFiles.call(this, {
-		sortBy: stream.sortBy,
-		sortOrder: 'DESC',
-		page: 1,
-		limit: settings.event === 'fileUpdated' ? PAGE_SIZE : 1,
-	});
-	budget.progressed = true;
-	if (files.length === 0) return { ...base, cursor: { at: null, ids: [] } };
-	const newest = stampOf(this, files[0], stream);
-	if (settings.event === 'fileUpdated') {
-		// The cursor starts at the newest change, holding the files changed at that very instant.
-		const ids = files
-			.filter((file) => stampOf(this, file, stream).ms === newest.ms)
-			.map((file) => String(file.fileId));
-		return { ...base, cursor: { at: newest.text, ids } };
-	}
-	// File Processed walks back over the last day of uploads, emitting none of them, to note
-	// those still being processed at activation: they are emitted when they finish.
-	const at = new Date(newest.ms - IN_FLIGHT_LOOKBACK_MS).toISOString();
-	return { ...base, cursor: { at, ids: [] }, historyUntil: newest.text };
-}
-
-/** "Fetch Test Event": the most recently changed processed file that passes the filters. */
-async function fetchTestEvent(
-	this: IPollFunctions,
-	settings: TriggerSettings,
-): Promise<INodeExecutionData[][]> {
-	for (let page = 1; page <= TEST_EVENT_PAGES; page++) {
-		const { files } = await listFiles.call(this, {
-			sortBy: 'updatedAt',
-			sortOrder: 'DESC',
-			page,
-			limit: PAGE_SIZE,
-		});
-		const match = files.find((file) => isProcessed(file) && matchesFilters(file, settings));
-		if (match) {
-			const extra = settings.includeValues
-				? await valuesField.call(this, String(match.fileId), undefined, true)
-				: {};
-			return [withoutSecrets([{ json: withLeadingKeys({ ...match, ...extra }) }], apiKeysOf(this))];
-		}
-		if (files.length < PAGE_SIZE) break;
-	}
-	const filtered = settings.fileClasses.length > 0 || settings.schemaIds.length > 0;
-	throw new NodeOperationError(
-		this.getNode(),
-		filtered
-			? 'No processed document matches the filters yet'
-			: 'No processed document in this workspace yet',
-		{
-			description: `The trigger looked at the ${TEST_EVENT_PAGES * PAGE_SIZE} most recently changed files. Upload a document (for example with the Document Extraction node), wait until it is processed, then fetch again${filtered ? ', or widen the filters' : ''}.`,
-		},
-	);
-}
-
-function asNodeError(context: IPollFunctions, error: unknown): NodeApiError | NodeOperationError {
-	const nodeError =
-		error instanceof NodeApiError || error instanceof NodeOperationError
-			? error
-			: new NodeOperationError(context.getNode(), error as Error);
-	return scrubError(nodeError, secretsOf(context));
 }
 
 /**
@@ -376,7 +258,7 @@ export async function pollDocuments(this: IPollFunctions): Promise<INodeExecutio
 	const staticData = this.getWorkflowStaticData('node');
 	const budget = new PollBudget(this);
 	let state = readState(staticData, settings);
-	state ??= await initialState.call(this, settings, budget);
+	state ??= await initialState.call(this, settings, () => (budget.progressed = true));
 	const run = new PollRun(this, settings, state, budget);
 	let failure: unknown;
 	try {
@@ -394,5 +276,3 @@ export async function pollDocuments(this: IPollFunctions): Promise<INodeExecutio
 	writeState(staticData, state);
 	return run.items.length > 0 ? [withoutSecrets(run.items, apiKeysOf(this))] : null;
 }
-
-

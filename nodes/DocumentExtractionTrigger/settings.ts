@@ -1,8 +1,9 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { parseDateTime } from '../DocumentExtraction/helpers/dates';
-import { COMMA_OR_NEW_LINE, splitList } from '../DocumentExtraction/helpers/lists';
+import { isId } from '../shared/api';
+import { parseDateTime } from '../shared/dates';
+import { COMMA_OR_NEW_LINE, splitList } from '../shared/lists';
 
 export type TriggerEvent = 'fileProcessed' | 'fileUpdated';
 
@@ -16,9 +17,12 @@ export interface TriggerSettings {
 	/** Schema ids to keep (empty: all). */
 	schemaIds: string[];
 	includeValues: boolean;
+	/** Max Documents per Poll. */
+	maxItems: number;
 }
 
-const SCHEMA_ID = /^[0-9a-f]{24}$/i;
+/** Max Documents per Poll by default. */
+const DEFAULT_MAX_ITEMS = 1000;
 
 export function readSettings(context: IPollFunctions): TriggerSettings {
 	const node = context.getNode();
@@ -40,11 +44,18 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 	}
 
 	const schemaIds = splitList(filters.schemaIds, COMMA_OR_NEW_LINE);
-	const invalid = schemaIds.find((id) => !SCHEMA_ID.test(id));
+	const invalid = schemaIds.find((id) => !isId(id, 'objectId'));
 	if (invalid !== undefined) {
 		throw new NodeOperationError(node, `Schema ID "${invalid}" is not a schema ID`, {
 			description:
 				'A schema ID is 24 hexadecimal characters, e.g. 6650a00000000000000c0002 (the schemaId field of a file). Separate several with commas.',
+		});
+	}
+
+	const maxItems = options.maxDocumentsPerPoll ?? DEFAULT_MAX_ITEMS;
+	if (typeof maxItems !== 'number' || !Number.isSafeInteger(maxItems) || maxItems < 1) {
+		throw new NodeOperationError(node, `Max Documents per Poll "${String(maxItems)}" is not a whole number of at least 1`, {
+			description: `Set Options → Max Documents per Poll to a whole number such as ${DEFAULT_MAX_ITEMS}, or remove the option.`,
 		});
 	}
 
@@ -55,16 +66,18 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 		fileClasses: splitList(filters.fileClasses, COMMA_OR_NEW_LINE).map((name) => name.toLowerCase()),
 		schemaIds: schemaIds.map((id) => id.toLowerCase()),
 		includeValues: options.includeValues === true,
+		maxItems,
 	};
 }
 
 /** Whether a file passes the file type filters (any of them; all files when none is set). */
-export function matchesFilters(file: IDataObject, settings: TriggerSettings): boolean {
-	if (settings.fileClasses.length === 0 && settings.schemaIds.length === 0) return true;
-	const fileClass = String(file.fileClass ?? '').trim().toLowerCase();
-	const schemaId = String(file.schemaId ?? '').trim().toLowerCase();
-	return (
-		(fileClass !== '' && settings.fileClasses.includes(fileClass)) ||
-		(schemaId !== '' && settings.schemaIds.includes(schemaId))
-	);
+export function fileFilter(settings: TriggerSettings): (file: IDataObject) => boolean {
+	if (settings.fileClasses.length === 0 && settings.schemaIds.length === 0) return () => true;
+	const fileClasses = new Set(settings.fileClasses);
+	const schemaIds = new Set(settings.schemaIds);
+	return (file) => {
+		const fileClass = String(file.fileClass ?? '').trim().toLowerCase();
+		const schemaId = String(file.schemaId ?? '').trim().toLowerCase();
+		return (fileClass !== '' && fileClasses.has(fileClass)) || (schemaId !== '' && schemaIds.has(schemaId));
+	};
 }

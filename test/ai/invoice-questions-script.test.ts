@@ -2,8 +2,8 @@
  * The agent example's scripted model (npm start, test/e2e/ai.test.ts): list the files, read the one
  * the question names, answer from its values; an empty workspace and a failed tool answered in words.
  */
-import { EXAMPLE_TOOLS, invoiceQuestionsScript } from './invoice-questions-script';
-import type { ChatMessage, RecordedRequest } from './scripted-model';
+import { EXAMPLE_TOOLS, invoiceQuestionsScript } from '../../dev/model/invoice-questions-script';
+import type { ChatMessage, RecordedRequest } from '../../dev/model/scripted-model';
 
 const QUESTION = 'What is the total of invoice INV-2024-0042, and is it paid?';
 const FILES = [

@@ -7,11 +7,11 @@
 import * as fs from 'node:fs';
 import type { INodeParameters, INodeProperties } from 'n8n-workflow';
 
-import { startEmulator, type Emulator } from '../emulator';
-import { RECEIPT_FILE_NAME, receiptText } from '../fixtures/documents';
+import { startEmulator, type Emulator } from '../../dev/emulator';
+import { RECEIPT_FILE_NAME, receiptText } from '../../dev/documents';
 import { loadPackage, runNode } from '../harness';
-import { AGENT_EXAMPLE } from '../../scripts/chat-model';
-import { EXAMPLES_DIR, NODE_TYPE, readExample } from '../../scripts/n8n-stack';
+import { AGENT_EXAMPLE } from '../../dev/model/chat-model';
+import { EXAMPLES_DIR, NODE_TYPE, readExample } from '../../dev/n8n/n8n-stack';
 
 /** Operations that only read: what an agent may be given. */
 const READS: Record<string, string[]> = {

@@ -1,6 +1,6 @@
 /** The scripted chat model answers as the OpenAI chat completions API does, and records what it gets. */
-import type { ScriptedModel } from './scripted-model';
-import { startScriptedModel } from './scripted-model';
+import type { ScriptedModel } from '../../dev/model/scripted-model';
+import { startScriptedModel } from '../../dev/model/scripted-model';
 
 let model: ScriptedModel;
 

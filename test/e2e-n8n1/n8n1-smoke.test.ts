@@ -8,10 +8,11 @@
  */
 import * as fs from 'node:fs';
 
-import { SEEDED_KEYS, waitForRequest } from '../emulator';
-import { INVOICE_EXPECTED, INVOICE_PDF_FILE_NAME, RECEIPT_EXPECTED, RECEIPT_FILE_NAME } from '../fixtures/documents';
-import { n8nCli, startN8n, type N8nCli } from '../../scripts/n8n-launcher';
-import { startEmulator, type Emulator } from '../emulator';
+import { SEEDED_KEYS, waitForRequest } from '../../dev/emulator';
+import { INVOICE_EXPECTED, INVOICE_PDF_FILE_NAME, RECEIPT_EXPECTED, RECEIPT_FILE_NAME } from '../../dev/documents';
+import { n8nCli, type N8nCli } from '../../dev/n8n/n8n-cli';
+import { startN8n } from '../../dev/n8n/n8n-launcher';
+import { startEmulator, type Emulator } from '../../dev/emulator';
 import {
 	CREDENTIAL_TYPE,
 	EMULATOR_CREDENTIAL_ID,
@@ -27,8 +28,8 @@ import {
 	waitForExecution,
 	type PreparedFolder,
 	type WorkflowJson,
-} from '../../scripts/n8n-stack';
-import type { N8nInstance } from '../../scripts/n8n-launcher';
+} from '../../dev/n8n/n8n-stack';
+import type { N8nInstance } from '../../dev/n8n/n8n-launcher';
 import { e2eRuntime, runWorkflowOn, uploadToEmulator, versionEnv, waitFor, waitForExecutionData } from '../e2e/helpers';
 
 const BAD_KEY_CREDENTIAL = { id: 'dexBadKeyCred001', name: 'Emulator, unknown key' };

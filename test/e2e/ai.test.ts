@@ -1,7 +1,7 @@
 /**
  * Document Extraction as a tool of n8n's AI Agent and of its MCP Server Trigger, in the real n8n
  * (one `n8n start` for every case), against the emulator, with a scripted chat model
- * (test/ai/scripted-model.ts) in place of a real one:
+ * (dev/model/scripted-model.ts) in place of a real one:
  * - examples/agent-invoice-questions.json as a user imports it: the AI Agent (v3) with the
  *   OpenAI Chat Model (v1.3, its credential's Base URL at the scripted model) and three of our
  *   tools whose parameters the model fills ($fromAI); the tests read what the model RECEIVED;
@@ -12,12 +12,12 @@ import * as fs from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-import { SEEDED_KEYS } from '../emulator';
-import { INVOICE_EXPECTED, INVOICE_FILE_NAME, RECEIPT_EXPECTED, RECEIPT_FILE_NAME, invoiceText, receiptText } from '../fixtures/documents';
-import { EXAMPLE_TOOLS as TOOL, invoiceQuestionsScript, toolResults } from '../ai/invoice-questions-script';
-import { startScriptedModel, type ScriptedModel, type ScriptedReply } from '../ai/scripted-model';
-import { AGENT_EXAMPLE, chatModelCredential } from '../../scripts/chat-model';
-import { executionOutput, findNode, readExample, runWorkflow, startStack, waitForExecution, type ExecutionRecord, type Stack, type WorkflowJson } from '../../scripts/n8n-stack';
+import { SEEDED_KEYS } from '../../dev/emulator';
+import { INVOICE_EXPECTED, INVOICE_FILE_NAME, RECEIPT_EXPECTED, RECEIPT_FILE_NAME, invoiceText, receiptText } from '../../dev/documents';
+import { EXAMPLE_TOOLS as TOOL, invoiceQuestionsScript, toolResults } from '../../dev/model/invoice-questions-script';
+import { startScriptedModel, type ScriptedModel, type ScriptedReply } from '../../dev/model/scripted-model';
+import { AGENT_EXAMPLE, chatModelCredential } from '../../dev/model/chat-model';
+import { executionOutput, findNode, readExample, runWorkflow, startStack, waitForExecution, type ExecutionRecord, type Stack, type WorkflowJson } from '../../dev/n8n/n8n-stack';
 import { e2eRuntime, uploadToEmulator, waitFor } from './helpers';
 
 /** The example as a user imports it: Ask the example question -> Question -> AI Agent, with its model and three tools. */

@@ -6,17 +6,18 @@
  */
 import * as fs from 'node:fs';
 
-import { startEmulator, type Emulator } from '../emulator';
+import { startEmulator, type Emulator } from '../../dev/emulator';
 import {
 	INVOICE_EXPECTED,
 	INVOICE_FILE_NAME,
 	INVOICE_PDF_FILE_NAME,
 	RECEIPT_EXPECTED,
 	RECEIPT_FILE_NAME,
-} from '../fixtures/documents';
-import { EXAMPLE_ZIP_FILE_NAME, staleExampleDocuments } from '../../scripts/example-documents';
+} from '../../dev/documents';
+import { EXAMPLE_ZIP_FILE_NAME, staleExampleDocuments } from '../../dev/example-documents';
 import { e2eRuntime } from './helpers';
-import { nodeOutput, outboundAttempts, type ExecutionOutput } from '../../scripts/n8n-launcher';
+import { nodeOutput, type ExecutionOutput } from '../../dev/n8n/n8n-cli';
+import { outboundAttempts } from '../../dev/n8n/n8n-env';
 import {
 	EMULATOR_CREDENTIAL_ID,
 	EMULATOR_CREDENTIAL_NAME,
@@ -26,7 +27,7 @@ import {
 	readExample,
 	type PreparedFolder,
 	type WorkflowJson,
-} from '../../scripts/n8n-stack';
+} from '../../dev/n8n/n8n-stack';
 
 const DELETE_WORKFLOW: WorkflowJson = {
 	id: 'dexE2eDeleteAll1',
@@ -165,7 +166,7 @@ describe('example workflows through the n8n CLI (community package + emulator)',
 		expect(emulator.state.files.size).toBe(0);
 	});
 
-	test('examples/documents holds exactly what the fixtures generate (npx tsx scripts/example-documents.ts rewrites it)', async () => {
+	test('examples/documents holds exactly what the fixtures generate (npx tsx dev/example-documents.ts rewrites it)', async () => {
 		expect(await staleExampleDocuments()).toEqual([]);
 	});
 

@@ -17,7 +17,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { SEEDED_KEYS, keyLeaks } from '../emulator';
+import { SEEDED_KEYS, keyLeaks } from '../../dev/emulator';
 import { startRecordingProxy, type RecordingProxy } from '../fixtures/recording-proxy';
 import {
 	CREDENTIAL_TYPE,
@@ -31,7 +31,7 @@ import {
 	type ExecutionRecord,
 	type Stack,
 	type WorkflowJson,
-} from '../../scripts/n8n-stack';
+} from '../../dev/n8n/n8n-stack';
 import { e2eRuntime } from './helpers';
 
 const KEY = SEEDED_KEYS.readWrite;

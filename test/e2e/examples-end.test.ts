@@ -4,7 +4,7 @@
  * with a bound on node runs, not a timer: an example that loops is stopped by the bound, and
  * fails here, instead of running for ever. n8n's own nodes the examples use (Read/Write Files,
  * HTTP Request, Merge, Wait, IF, Edit Fields, Split Out) come from the n8n the e2e global setup
- * provisions (scripts/n8n-runtime.ts), loaded file by file with n8n-core's loader.
+ * provisions (dev/n8n/n8n-runtime.ts), loaded file by file with n8n-core's loader.
  *
  * The sample documents are examples/documents: an invoice PDF, a receipt and a ZIP of five members,
  * two of which (an empty file and a broken PDF) fail.
@@ -16,12 +16,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { startEmulator, type Emulator } from '../emulator';
-import { INVOICE_EXPECTED, INVOICE_PDF_FILE_NAME, RECEIPT_EXPECTED, RECEIPT_FILE_NAME } from '../fixtures/documents';
+import { startEmulator, type Emulator } from '../../dev/emulator';
+import { INVOICE_EXPECTED, INVOICE_PDF_FILE_NAME, RECEIPT_EXPECTED, RECEIPT_FILE_NAME } from '../../dev/documents';
 import { runWorkflow, type PackageFiles, type RunWorkflowResult, type WorkflowJson } from '../harness';
-import { ensureN8n } from '../../scripts/n8n-runtime';
-import { AGENT_EXAMPLE } from '../../scripts/chat-model';
-import { EXAMPLES_DIR, readExample } from '../../scripts/n8n-stack';
+import { ensureN8n } from '../../dev/n8n/n8n-runtime';
+import { AGENT_EXAMPLE } from '../../dev/model/chat-model';
+import { EXAMPLES_DIR, readExample } from '../../dev/n8n/n8n-stack';
 
 const DOCUMENTS = path.join(EXAMPLES_DIR, 'documents');
 /** Node runs an example may take before it is stopped: several times what each needs here. */

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 
-import { ensureN8n } from '../../scripts/n8n-runtime';
+import { ensureN8n } from '../../dev/n8n/n8n-runtime';
 import { e2eN8nVersion } from './helpers';
 
 export default async function globalSetup(): Promise<void> {

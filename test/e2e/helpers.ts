@@ -1,12 +1,12 @@
 /** Small helpers of the end-to-end suites: which n8n, direct uploads to the emulator and waiting. */
-import type { Emulator } from '../emulator';
-import { N8N_VERSION, ensureN8n, type N8nRuntime } from '../../scripts/n8n-runtime';
-import type { N8nInstance } from '../../scripts/n8n-launcher';
-import { runWorkflow, waitForExecution, type ExecutionRecord } from '../../scripts/n8n-stack';
+import type { Emulator } from '../../dev/emulator';
+import { N8N_VERSION, ensureN8n, type N8nRuntime } from '../../dev/n8n/n8n-runtime';
+import type { N8nInstance } from '../../dev/n8n/n8n-launcher';
+import { runWorkflow, waitForExecution, type ExecutionRecord } from '../../dev/n8n/n8n-stack';
 
 /**
  * The n8n the end-to-end suites run: $N8N_E2E_VERSION (a key of N8N_VERSIONS in
- * scripts/n8n-runtime.ts, e.g. 1.123.81, which runs on Node 22), else 2.41.1 on Node 24.
+ * dev/n8n/n8n-runtime.ts, e.g. 1.123.81, which runs on Node 22), else 2.41.1 on Node 24.
  */
 export function e2eN8nVersion(): string {
 	return process.env.N8N_E2E_VERSION || N8N_VERSION;
@@ -22,7 +22,7 @@ export function versionEnv(runtime: N8nRuntime): Record<string, string> {
 
 /**
  * Starts a saved workflow from its trigger, as the editor's "Execute workflow" does, on any n8n:
- * 2.x takes the trigger's name (scripts/n8n-stack.ts runWorkflow); 1.x also wants the whole
+ * 2.x takes the trigger's name (dev/n8n/n8n-stack.ts runWorkflow); 1.x also wants the whole
  * workflow in the body (`workflowData`). Returns the execution id.
  */
 export async function runWorkflowOn(runtime: N8nRuntime, n8n: N8nInstance, workflowId: string, triggerName: string): Promise<string> {

@@ -1,5 +1,5 @@
 /**
- * The sandbox `npm start` runs (scripts/sandbox.ts), in the real n8n: its own random owner password
+ * The sandbox `npm start` runs (dev/n8n/sandbox.ts), in the real n8n: its own random owner password
  * and encryption key, kept 0600 with n8n's database 0600 in 0700 folders; n8n refuses requests
  * addressed to another host (DNS rebinding); offline, a credential or a node aimed at the real
  * service fails in words that say the sandbox is offline and how to go online; and a sandbox
@@ -11,9 +11,10 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { SEEDED_KEYS, startEmulator, type Emulator } from '../emulator';
-import { DEFAULT_OWNER, startN8n, type N8nInstance } from '../../scripts/n8n-launcher';
-import type { N8nRuntime } from '../../scripts/n8n-runtime';
+import { SEEDED_KEYS, startEmulator, type Emulator } from '../../dev/emulator';
+import { DEFAULT_OWNER } from '../../dev/n8n/n8n-env';
+import { startN8n, type N8nInstance } from '../../dev/n8n/n8n-launcher';
+import type { N8nRuntime } from '../../dev/n8n/n8n-runtime';
 import {
 	CREDENTIAL_TYPE,
 	EMULATOR_CREDENTIAL_ID,
@@ -24,9 +25,9 @@ import {
 	runWorkflow,
 	waitForExecution,
 	type WorkflowJson,
-} from '../../scripts/n8n-stack';
-import { prepareSandbox } from '../../scripts/sandbox';
-import { FORMER_FIXED, SECRETS_FILE, settingsFileKey } from '../../scripts/sandbox-state';
+} from '../../dev/n8n/n8n-stack';
+import { prepareSandbox } from '../../dev/n8n/sandbox';
+import { FORMER_FIXED, SECRETS_FILE, settingsFileKey } from '../../dev/n8n/sandbox-state';
 import { e2eRuntime, versionEnv } from './helpers';
 
 const mode = (file: string) => fs.statSync(file).mode & 0o777;

@@ -10,8 +10,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { SEEDED_KEYS, keyLeaks, waitForRequest } from '../emulator';
-import { INVOICE_EXPECTED, INVOICE_LINES } from '../fixtures/documents';
+import { SEEDED_KEYS, keyLeaks, waitForRequest } from '../../dev/emulator';
+import { INVOICE_EXPECTED, INVOICE_LINES } from '../../dev/documents';
 import {
 	CREDENTIAL_TYPE,
 	NODE_TYPE,
@@ -27,7 +27,7 @@ import {
 	type ExecutionRecord,
 	type Stack,
 	type WorkflowJson,
-} from '../../scripts/n8n-stack';
+} from '../../dev/n8n/n8n-stack';
 import { e2eRuntime, megabytes, uploadToEmulator, waitFor } from './helpers';
 
 const LARGE_FILE_BYTES = 300 * 1024 * 1024;

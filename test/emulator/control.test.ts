@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { startEmulator, type Emulator } from './index';
+import { startEmulator, type Emulator } from '../../dev/emulator/index';
 import { call, type Json } from './test-helpers';
 
 async function control(emu: Emulator | string, method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
@@ -56,7 +56,7 @@ describe('control path /__emulator (for out-of-process tests)', () => {
 		await control(emu, 'POST', '/faults/delay', { path: '/never', delayMs: 10, count: 3 });
 		expect((await control(emu, 'GET', '/faults')).body.delay).toEqual([expect.objectContaining({ path: '/never', count: 3, delayMs: 10 })]);
 		await control(emu, 'DELETE', '/faults');
-		expect((await control(emu, 'GET', '/faults')).body).toEqual({ fail: [], delay: [], reset: [], redirect: [], hang: [], rewrite: [], trickle: [], huge: [], ignorePage: [], partPlan: [], edit: [] });
+		expect((await control(emu, 'GET', '/faults')).body).toEqual({ fail: [], delay: [], reset: [], redirect: [], hang: [], rewrite: [], trickle: [], huge: [], ignorePage: [], partPlan: [], edit: [], repeatId: [] });
 	});
 
 	test('clock: read and move; expiry follows', async () => {
@@ -93,7 +93,7 @@ describe('control path /__emulator (for out-of-process tests)', () => {
 
 describe('npm run emulator (cli.ts)', () => {
 	test('prints the API URL and a usable key, serves until stopped', async () => {
-		const cli = join(__dirname, 'cli.ts');
+		const cli = join(__dirname, '..', '..', 'dev', 'emulator', 'cli.ts');
 		const tsx = join(__dirname, '..', '..', 'node_modules', '.bin', 'tsx');
 		const child = spawn(tsx, [cli, '--port', '0', '--delay', '0'], { env: { ...process.env, EMULATOR_STORAGE_PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
 		try {

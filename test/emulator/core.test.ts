@@ -1,5 +1,5 @@
-import { invoiceText, receiptText, INVOICE_EXPECTED, RECEIPT_EXPECTED } from '../fixtures/documents';
-import { startEmulator, type Emulator } from './index';
+import { invoiceText, receiptText, INVOICE_EXPECTED, RECEIPT_EXPECTED } from '../../dev/documents';
+import { startEmulator, type Emulator } from '../../dev/emulator/index';
 import { call, expectProblem, uploadAndGetFile, uploadFile } from './test-helpers';
 
 describe('emulator core: start, auth, errors, upload, processing, files, values', () => {

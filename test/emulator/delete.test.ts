@@ -1,4 +1,4 @@
-import { startEmulator, type Emulator } from './index';
+import { startEmulator, type Emulator } from '../../dev/emulator/index';
 import { call, uploadAndGetFile, type Json } from './test-helpers';
 
 const MISSING = '00000000-0000-4000-8000-000000000000';

@@ -2,18 +2,9 @@ import { mkdtemp, rm, writeFile } from 'fs/promises';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
-import {
-	EXTRACTION_ERRORS,
-	ExtractionError,
-	extractText,
-	fillFields,
-	parseBoolean,
-	parseDate,
-	parseNumber,
-	stopPdfWorker,
-	valuesByTitle,
-	type SchemaFieldDefinition,
-} from './extraction';
+import { EXTRACTION_ERRORS, ExtractionError, extractText, stopPdfWorker } from '../../dev/emulator/extraction';
+import { fillFields, valuesByTitle, type SchemaFieldDefinition } from '../../dev/emulator/fill-fields';
+import { parseBoolean, parseDate, parseNumber } from '../../dev/emulator/parse-values';
 import {
 	INVOICE_EXPECTED,
 	INVOICE_LINES,
@@ -29,7 +20,7 @@ import {
 	invoiceText,
 	lineItemsCsv,
 	receiptText,
-} from '../fixtures/documents';
+} from '../../dev/documents';
 
 let directory: string;
 

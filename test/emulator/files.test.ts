@@ -1,5 +1,5 @@
-import { invoiceText } from '../fixtures/documents';
-import { ManualClock, startEmulator, type Emulator } from './index';
+import { invoiceText } from '../../dev/documents';
+import { ManualClock, startEmulator, type Emulator } from '../../dev/emulator/index';
 import { call, expectProblem, startReceiver, uploadAndGetFile, type Json } from './test-helpers';
 
 const T0 = Date.UTC(2026, 3, 1, 8);

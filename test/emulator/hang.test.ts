@@ -1,4 +1,4 @@
-import { startEmulator, waitForRequest, type Emulator, type RequestLogEntry } from './index';
+import { startEmulator, waitForRequest, type Emulator, type RequestLogEntry } from '../../dev/emulator/index';
 import { call, observe, uploadAndGetFile } from './test-helpers';
 
 function directoryNamed(emu: Emulator, name: string) {

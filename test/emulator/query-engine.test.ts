@@ -1,5 +1,5 @@
-import { executeQuery, type QueryCatalog, type QueryableDocument, type QueryResult } from './query-engine';
-import { INVOICE_SCHEMA_FIELDS, RECEIPT_SCHEMA_FIELDS } from '../fixtures/documents';
+import { executeQuery, type QueryCatalog, type QueryableDocument, type QueryResult } from '../../dev/emulator/query';
+import { INVOICE_SCHEMA_FIELDS, RECEIPT_SCHEMA_FIELDS } from '../../dev/documents';
 
 const INVOICE_TYPE = 'aaaaaaaaaaaaaaaaaaaaaaa1';
 const RECEIPT_TYPE = 'aaaaaaaaaaaaaaaaaaaaaaa2';

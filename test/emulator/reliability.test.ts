@@ -1,4 +1,4 @@
-import { ManualClock, startEmulator, type Emulator } from './index';
+import { ManualClock, startEmulator, type Emulator } from '../../dev/emulator/index';
 import { call, expectProblem } from './test-helpers';
 
 describe('idempotency', () => {
@@ -169,7 +169,7 @@ describe('rate limit and faults', () => {
 		emu.faults.failNext({ path: '/never', count: 4, status: 500 });
 		expect(emu.faults.pending().fail).toEqual([expect.objectContaining({ path: '/never', count: 4, status: 500 })]);
 		emu.faults.clear();
-		expect(emu.faults.pending()).toEqual({ fail: [], delay: [], reset: [], redirect: [], hang: [], rewrite: [], trickle: [], huge: [], ignorePage: [], partPlan: [], edit: [] });
+		expect(emu.faults.pending()).toEqual({ fail: [], delay: [], reset: [], redirect: [], hang: [], rewrite: [], trickle: [], huge: [], ignorePage: [], partPlan: [], edit: [], repeatId: [] });
 	});
 
 	test('405 for a known path with the wrong method', async () => {

@@ -1,4 +1,4 @@
-import { startEmulator, type Emulator, type FailFault } from './index';
+import { startEmulator, type Emulator, type FailFault } from '../../dev/emulator/index';
 import { call, expectProblem, type Json } from './test-helpers';
 
 describe('exact 429 / Retry-After shapes of fail faults', () => {

@@ -8,8 +8,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deterministicBytes } from '../fixtures/documents';
-import { startEmulator, waitForRequest, type Emulator } from './index';
+import { deterministicBytes } from '../../dev/documents';
+import { startEmulator, waitForRequest, type Emulator } from '../../dev/emulator/index';
 import { call, expectProblem, rawRequest, uploadFile, type Json } from './test-helpers';
 
 const MB = 1024 * 1024;

@@ -1,5 +1,5 @@
 /** Helpers for the emulator's contract tests: real HTTP through fetch. */
-import type { Emulator } from './index';
+import type { Emulator } from '../../dev/emulator/index';
 
 /** JSON bodies are read loosely in assertions: a test states the shape it expects. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

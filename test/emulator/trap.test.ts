@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { keyLeaks, requestsCarrying, startEmulator, waitForRequest, type Emulator } from './index';
+import { keyLeaks, requestsCarrying, startEmulator, waitForRequest, type Emulator } from '../../dev/emulator/index';
 import { call, type Json } from './test-helpers';
 
 async function control(emu: Emulator, path: string, body: unknown): Promise<{ status: number; body: Json }> {

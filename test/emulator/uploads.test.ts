@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { invoiceText, deterministicBytes } from '../fixtures/documents';
-import { ManualClock, startEmulator, type Emulator } from './index';
+import { invoiceText, deterministicBytes } from '../../dev/documents';
+import { ManualClock, startEmulator, type Emulator } from '../../dev/emulator/index';
 import { call, expectProblem, rawRequest, startReceiver, uploadAndGetFile, uploadFile, type Json } from './test-helpers';
 
 const MB = 1024 * 1024;

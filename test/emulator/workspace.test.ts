@@ -1,5 +1,5 @@
-import { invoiceText, receiptText } from '../fixtures/documents';
-import { SEED_IDS, startEmulator, type Emulator } from './index';
+import { invoiceText, receiptText } from '../../dev/documents';
+import { SEED_IDS, startEmulator, type Emulator } from '../../dev/emulator/index';
 import { call, expectProblem, uploadAndGetFile, type Json } from './test-helpers';
 
 describe('subscription, project settings, file types, workflows, directories, schemas', () => {

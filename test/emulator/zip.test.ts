@@ -1,6 +1,6 @@
-import { buildZip, invoiceText, mixedZip, receiptText, INVOICE_FILE_NAME, INVOICE_PDF_FILE_NAME, RECEIPT_FILE_NAME } from '../fixtures/documents';
-import { startEmulator, type Emulator } from './index';
-import { sanitizeZipArchiveName } from './processing';
+import { buildZip, invoiceText, mixedZip, receiptText, INVOICE_FILE_NAME, INVOICE_PDF_FILE_NAME, RECEIPT_FILE_NAME } from '../../dev/documents';
+import { startEmulator, type Emulator } from '../../dev/emulator/index';
+import { sanitizeZipArchiveName } from '../../dev/emulator/zip-archive';
 import { call, startReceiver, uploadFile, type Json } from './test-helpers';
 
 describe('ZIP uploads', () => {

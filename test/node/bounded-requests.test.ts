@@ -7,8 +7,8 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { addFiles } from '../emulator/bulk-files';
-import { INVOICE_FILE_NAME, invoiceText } from '../fixtures/documents';
+import { addFiles } from '../../dev/emulator/bulk-files';
+import { INVOICE_FILE_NAME, invoiceText } from '../../dev/documents';
 import { createBinaryItem, runNode } from '../harness';
 import { byId, seedFile } from './file-operations-support';
 import { SEEDED_KEYS, credentialsFor, requestsTo, useEmulator, useFakeWaitClock } from './support';
@@ -158,6 +158,30 @@ describe('one rate limit, many executions', () => {
 		expect(uploaded.error).toBeUndefined();
 		expect(subscription.error).toBeUndefined();
 		expect(requestsTo(emulator, 'api', 'GET', /\/subscription$/)).toHaveLength(1);
+	});
+
+	it('stopping an execution held at the key\'s gate ends it at once: nothing of it is sent', async () => {
+		emulator.faults.failNext({ method: 'POST', path: '/files/upload', status: 429, retryAfter: 30 });
+		clock.holdSleeps();
+
+		const first = run('upload', { options: { pollInterval: 0.5 } }, 'file', [await textItem()]);
+		await clock.waitForHeldSleeps(1);
+		let stop: () => void = () => {};
+		const stopped = new Promise<void>((resolve) => (stop = resolve));
+		const second = runNode({
+			type: 'documentExtraction',
+			parameters: { resource: 'workspace', operation: 'getSubscription' },
+			credentials: credentialsFor(emulator, SEEDED_KEYS.readWrite),
+			cancelWhen: stopped,
+		});
+		await clock.waitForHeldSleeps(2);
+		stop();
+
+		const held = await second;
+		expect(held.result.status).toBe('canceled');
+		expect(requestsTo(emulator, 'api', 'GET', /\/subscription$/)).toHaveLength(0);
+		clock.releaseSleeps();
+		expect((await first).error).toBeUndefined();
 	});
 
 	it('another key is not held', async () => {

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { keyLeaks } from '../emulator';
+import { keyLeaks } from '../../dev/emulator';
 import { startRecordingProxy, type RecordingProxy } from '../fixtures/recording-proxy';
 import { runNode, testCredential } from '../harness';
 import { SEEDED_KEYS, credentialsFor, loadBuiltPackage, requestsTo, useEmulator } from './support';

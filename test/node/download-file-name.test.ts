@@ -6,7 +6,7 @@
  */
 import type { IBinaryData } from 'n8n-workflow';
 
-import { INVOICE_PDF_FILE_NAME, invoicePdf } from '../fixtures/documents';
+import { INVOICE_PDF_FILE_NAME, invoicePdf } from '../../dev/documents';
 import type { BinaryDataMode } from '../harness';
 import { readBinary } from '../harness';
 import type { SeededFile } from './file-operations-support';

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeTypeDescription } from 'n8n-workflow';
 
-import { OffsetClock } from '../emulator';
+import { OffsetClock } from '../../dev/emulator';
 import { listSearch } from '../harness';
 import type { SeededFile } from './file-operations-support';
 import { runFileOperation, seedFile, seedManyFiles } from './file-operations-support';

@@ -4,9 +4,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Emulator } from '../emulator';
+import type { Emulator } from '../../dev/emulator';
 import { uploadAndGetFile } from '../emulator/test-helpers';
-import { INVOICE_FILE_NAME, invoiceText } from '../fixtures/documents';
+import { INVOICE_FILE_NAME, invoiceText } from '../../dev/documents';
 import type { OperationRunOptions } from './run-operation';
 import { runOperation } from './run-operation';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
-import { waitForRequest } from '../emulator';
-import { INVOICE_PDF_FILE_NAME, invoicePdf } from '../fixtures/documents';
+import { waitForRequest } from '../../dev/emulator';
+import { INVOICE_PDF_FILE_NAME, invoicePdf } from '../../dev/documents';
 import { binaryFilePath, readBinary } from '../harness';
 import type { SeededFile } from './file-operations-support';
 import { byId, runFileOperation, seedFile } from './file-operations-support';

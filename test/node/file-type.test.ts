@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { SEED_IDS } from '../emulator';
-import type { FileTypeRecord } from '../emulator/types';
+import { SEED_IDS } from '../../dev/emulator';
+import type { FileTypeRecord } from '../../dev/emulator/types';
 import { listSearch, loadOptions } from '../harness';
 import { apiCalls, runOperation } from './run-operation';
 import { credentialsFor, useEmulator, useFakeWaitClock } from './support';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { call } from '../emulator/test-helpers';
-import { INVOICE_EXPECTED } from '../fixtures/documents';
+import { INVOICE_EXPECTED } from '../../dev/documents';
 import type { SeededFile } from './file-operations-support';
 import { byId, runFileOperation, seedFile } from './file-operations-support';
 import { requestsTo, useEmulator } from './support';

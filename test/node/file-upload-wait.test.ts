@@ -1,6 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { INVOICE_EXPECTED, INVOICE_FILE_NAME, invoiceText } from '../fixtures/documents';
+import { INVOICE_EXPECTED, INVOICE_FILE_NAME, invoiceText } from '../../dev/documents';
 import { createBinaryItem, runNode } from '../harness';
 import { credentialsFor, requestsTo, startTestEmulator, useEmulator, useFakeWaitClock } from './support';
 

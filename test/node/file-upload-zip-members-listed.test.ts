@@ -4,7 +4,7 @@
  * service records the step before it lists what it found) is still processing: waiting on gives
  * one item per member, never a finished upload with nothing in it.
  */
-import { INVOICE_FILE_NAME, RECEIPT_FILE_NAME, buildZip, invoiceText, receiptText } from '../fixtures/documents';
+import { INVOICE_FILE_NAME, RECEIPT_FILE_NAME, buildZip, invoiceText, receiptText } from '../../dev/documents';
 import { createBinaryItem } from '../harness';
 import { runOperation } from './run-operation';
 import { useEmulator, useFakeWaitClock } from './support';

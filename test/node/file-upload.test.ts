@@ -11,7 +11,7 @@ import {
 	invoicePdf,
 	invoiceText,
 	receiptText,
-} from '../fixtures/documents';
+} from '../../dev/documents';
 import type { BinaryDataMode } from '../harness';
 import { createBinaryItem, runNode } from '../harness';
 import { SEEDED_KEYS, credentialsFor, requestsTo, useEmulator } from './support';

@@ -6,7 +6,7 @@
  */
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { INVOICE_FILE_NAME, invoiceText } from '../fixtures/documents';
+import { INVOICE_FILE_NAME, invoiceText } from '../../dev/documents';
 import { createBinaryItem, runNode } from '../harness';
 import { credentialsFor, requestsTo, useEmulator, useFakeWaitClock } from './support';
 

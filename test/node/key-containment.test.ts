@@ -5,8 +5,8 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { keyLeaks, requestsCarrying } from '../emulator';
-import { INVOICE_FILE_NAME, invoiceText } from '../fixtures/documents';
+import { keyLeaks, requestsCarrying } from '../../dev/emulator';
+import { INVOICE_FILE_NAME, invoiceText } from '../../dev/documents';
 import { createBinaryItem, runNode } from '../harness';
 import type { RunNodeResult } from '../harness';
 import { byId, seedFile } from './file-operations-support';

@@ -6,9 +6,9 @@ import { createHash, randomBytes } from 'node:crypto';
 
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { RequestLogEntry } from '../emulator';
-import { waitForRequest } from '../emulator';
-import { INVOICE_EXPECTED, invoiceText } from '../fixtures/documents';
+import type { RequestLogEntry } from '../../dev/emulator';
+import { waitForRequest } from '../../dev/emulator';
+import { INVOICE_EXPECTED, invoiceText } from '../../dev/documents';
 import type { BinaryDataMode } from '../harness';
 import { createBinaryItem, installFakeWaitClock, runNode } from '../harness';
 import { credentialsFor, requestsTo, useEmulator } from './support';

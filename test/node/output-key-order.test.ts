@@ -13,7 +13,7 @@ import {
 	invoiceText,
 	mixedZip,
 	receiptText,
-} from '../fixtures/documents';
+} from '../../dev/documents';
 import { createBinaryItem } from '../harness';
 import { ActiveTrigger } from '../trigger/support';
 import { runOperation } from './run-operation';

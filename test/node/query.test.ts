@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { SEED_IDS } from '../emulator';
+import { SEED_IDS } from '../../dev/emulator';
 import { call, uploadAndGetFile } from '../emulator/test-helpers';
-import { receiptText } from '../fixtures/documents';
+import { receiptText } from '../../dev/documents';
 import { apiCalls, runOperation } from './run-operation';
 import { useEmulator } from './support';
 

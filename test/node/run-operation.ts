@@ -1,7 +1,7 @@
 /** Runs one operation of the Document Extraction node through the engine against an emulator. */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { Emulator } from '../emulator';
+import type { Emulator } from '../../dev/emulator';
 import { DEFAULT_NODE_NAME, runNode } from '../harness';
 import type { BinaryDataMode, RunNodeResult } from '../harness';
 import { credentialsFor } from './support';

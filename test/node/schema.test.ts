@@ -1,6 +1,6 @@
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
-import { SEED_IDS } from '../emulator';
+import { SEED_IDS } from '../../dev/emulator';
 import { apiCalls, hintsOf, runOperation } from './run-operation';
 import { loadBuiltPackage, useEmulator } from './support';
 

@@ -6,7 +6,7 @@
  */
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { INVOICE_FILE_NAME, invoiceText } from '../fixtures/documents';
+import { INVOICE_FILE_NAME, invoiceText } from '../../dev/documents';
 import { createBinaryItem, pollTrigger } from '../harness';
 import { seedFile } from './file-operations-support';
 import { runOperation } from './run-operation';

@@ -3,8 +3,8 @@
  */
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import type { Emulator, EmulatorOptions } from '../emulator';
-import { SEEDED_KEYS, startEmulator } from '../emulator';
+import type { Emulator, EmulatorOptions } from '../../dev/emulator';
+import { SEEDED_KEYS, startEmulator } from '../../dev/emulator';
 import type { FakeWaitClock, LoadedPackage } from '../harness';
 import { REPO_ROOT, ensureBuilt, installFakeWaitClock, loadPackage } from '../harness';
 

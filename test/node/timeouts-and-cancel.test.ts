@@ -6,9 +6,9 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { RequestLogEntry } from '../emulator';
-import { waitForRequest } from '../emulator';
-import { INVOICE_FILE_NAME, invoiceText } from '../fixtures/documents';
+import type { RequestLogEntry } from '../../dev/emulator';
+import { waitForRequest } from '../../dev/emulator';
+import { INVOICE_FILE_NAME, invoiceText } from '../../dev/documents';
 import { createBinaryItem, runNode } from '../harness';
 import { byId, seedFile } from './file-operations-support';
 import { credentialsFor, requestsTo, useEmulator, useFakeWaitClock } from './support';

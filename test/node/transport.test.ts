@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { Emulator } from '../emulator';
-import { INVOICE_FILE_NAME, RECEIPT_FILE_NAME, invoiceText, receiptText } from '../fixtures/documents';
+import type { Emulator } from '../../dev/emulator';
+import { INVOICE_FILE_NAME, RECEIPT_FILE_NAME, invoiceText, receiptText } from '../../dev/documents';
 import { HarnessCredentialsHelper, createBinaryItem, runNode } from '../harness';
 import { SEEDED_KEYS, credentialsFor, requestsTo, startTestEmulator, useEmulator, useFakeWaitClock } from './support';
 
@@ -54,6 +54,16 @@ describe('API errors become messages a person can act on', () => {
 		expect(message).toMatch(/Request ID: \S+/);
 		expect((error as { httpCode?: string }).httpCode).toBe('401');
 		expect(JSON.stringify(error)).not.toContain(wrongKey);
+	});
+
+	it('the headline says the problem and what to do once; the description adds only the request line', async () => {
+		const { error } = await run({ operation: 'getValues', fileId: { mode: 'id', value: UNKNOWN_FILE_ID } }, { apiKey: 'dex_wrong_key_0000000000000000' });
+
+		const message = messageOf(error);
+		const description = String((error as { description?: string }).description);
+		expect(description).toMatch(/^GET \/prod\/v1\/files\/[\w-]+\/values answered HTTP 401( \(\w+\))?\.(\nItem index: \d+)?$/);
+		// No sentence of the headline comes again below it.
+		for (const sentence of message.split('. ').filter((part) => part.length > 12)) expect(description).not.toContain(sentence);
 	});
 
 	it('403: a read-only key trying to upload is told the key is read-only', async () => {

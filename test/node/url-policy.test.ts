@@ -9,7 +9,6 @@ import {
 	BaseUrlError,
 	authorizeApiRequest,
 	resolveApiBase,
-	resolveBaseUrl,
 } from '../../credentials/hosts';
 import type { HostCredentialFields } from '../../credentials/hosts';
 import { approveBaseUrl } from '../../credentials/urlPolicy';
@@ -17,8 +16,8 @@ import { approveReturnedUrl } from '../../nodes/DocumentExtraction/transport/url
 import type { IDataObject, INodeExecutionData, INodeTypes } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import { keyLeaks } from '../emulator';
-import { INVOICE_FILE_NAME, invoiceText } from '../fixtures/documents';
+import { keyLeaks } from '../../dev/emulator';
+import { INVOICE_FILE_NAME, invoiceText } from '../../dev/documents';
 import {
 	ACCEPTED_BASE_URLS,
 	HOSTILE_BASE_URLS,
@@ -33,6 +32,9 @@ import { SEEDED_KEYS, credentialsFor, requestsTo, useEmulator, useFakeWaitClock 
 
 const emulator = useEmulator();
 useFakeWaitClock();
+
+/** The credential's API base URL as text. */
+const resolveBaseUrl = (fields: HostCredentialFields): string => resolveApiBase(fields).url;
 
 describe('Base URL Override: parsed, then judged', () => {
 	it(`refuses ${HOSTILE_BASE_URLS.length} hostile values, each with the reason`, () => {

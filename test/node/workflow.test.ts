@@ -1,4 +1,4 @@
-import { SEED_IDS } from '../emulator';
+import { SEED_IDS } from '../../dev/emulator';
 import { apiCalls, runOperation } from './run-operation';
 import { useEmulator } from './support';
 

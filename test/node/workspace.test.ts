@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { SEED_IDS } from '../emulator';
+import { SEED_IDS } from '../../dev/emulator';
 import { apiCalls, runOperation } from './run-operation';
 import { SEEDED_KEYS, useEmulator } from './support';
 

@@ -53,7 +53,7 @@ function accepts(range: string, version: string): boolean {
 }
 
 function hostN8n(template: string): { version?: string; engines?: { node?: string } } {
-	const host = JSON.parse(fs.readFileSync(path.join(ROOT, 'scripts', template, 'package-lock.json'), 'utf8')) as typeof lock;
+	const host = JSON.parse(fs.readFileSync(path.join(ROOT, 'dev', 'n8n', template, 'package-lock.json'), 'utf8')) as typeof lock;
 	return host.packages['node_modules/n8n'];
 }
 

@@ -16,7 +16,7 @@ import {
 	exampleWorkflowFiles,
 	readExample,
 	type WorkflowJson,
-} from '../../scripts/n8n-stack';
+} from '../../dev/n8n/n8n-stack';
 
 const allExamples = fs
 	.readdirSync(EXAMPLES_DIR)

@@ -1,6 +1,6 @@
 /**
  * `npm start`'s first line says what it will do with the cache as it is: use the cached n8n, or
- * install what is missing (with the cold time measured in scripts/README.md), never "several
+ * install what is missing (with the cold time measured in dev/n8n/README.md), never "several
  * minutes" when nothing needs installing. Once n8n is ready it prints what a user needs first:
  * the URL, the login from the sandbox's secrets file, the example to open first, how to go
  * online and how to stop; then the details, each explained.
@@ -9,10 +9,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { N8N_VERSION, NODE_VERSION, cachedRuntime } from '../../scripts/n8n-runtime';
-import { FORMER_FIXED } from '../../scripts/sandbox-state';
-import { exampleWorkflowFiles, readExample } from '../../scripts/n8n-stack';
-import { COLD_INSTALL_NOTE, EXAMPLES_IN_ORDER, engineNote, orderExamples, provisioningMessage, readyMessage, type ReadyInfo } from '../../scripts/start-message';
+import { N8N_VERSION, NODE_VERSION, cachedRuntime } from '../../dev/n8n/n8n-runtime';
+import { FORMER_FIXED } from '../../dev/n8n/sandbox-state';
+import { exampleWorkflowFiles, readExample } from '../../dev/n8n/n8n-stack';
+import { COLD_INSTALL_NOTE, EXAMPLES_IN_ORDER, engineNote, orderExamples, provisioningMessage, readyMessage, type ReadyInfo } from '../../dev/start-message';
 
 let emptyCache: string;
 
@@ -51,8 +51,8 @@ describe('npm start: the provisioning message', () => {
 		);
 	});
 
-	it('scripts/README.md holds the cold install figure the message quotes', () => {
-		const scriptsReadme = fs.readFileSync(path.join(__dirname, '..', '..', 'scripts', 'README.md'), 'utf8');
+	it('dev/n8n/README.md holds the cold install figure the message quotes', () => {
+		const scriptsReadme = fs.readFileSync(path.join(__dirname, '..', '..', 'dev', 'n8n', 'README.md'), 'utf8');
 		const seconds = /\((\d+) s\)/.exec(COLD_INSTALL_NOTE)?.[1];
 
 		expect(seconds).toBeDefined();

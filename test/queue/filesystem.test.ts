@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { startQueueStack, type QueueStack } from '../../scripts/queue/queue-stack';
+import { startQueueStack, type QueueStack } from '../../dev/n8n/queue/queue-stack';
 import { webhookFileThroughWorker } from './webhook-check';
 import { WEBHOOK_UPLOAD } from './workflows';
 

@@ -16,8 +16,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { SEEDED_KEYS, waitForRequest } from '../emulator';
-import { INVOICE_EXPECTED, INVOICE_FILE_NAME, INVOICE_PDF_FILE_NAME } from '../fixtures/documents';
+import { SEEDED_KEYS, waitForRequest } from '../../dev/emulator';
+import { INVOICE_EXPECTED, INVOICE_FILE_NAME, INVOICE_PDF_FILE_NAME } from '../../dev/documents';
 import {
 	executionOutput,
 	findNode,
@@ -26,8 +26,8 @@ import {
 	runWorkflow,
 	waitForExecution,
 	type ExecutionRecord,
-} from '../../scripts/n8n-stack';
-import { startQueueStack, type QueueStack } from '../../scripts/queue/queue-stack';
+} from '../../dev/n8n/n8n-stack';
+import { startQueueStack, type QueueStack } from '../../dev/n8n/queue/queue-stack';
 import { uploadToEmulator, waitFor } from '../e2e/helpers';
 import { diskUploadWorkflow, mainEnqueued, workerThatRan, writeLargeInvoiceFile } from './workflows';
 

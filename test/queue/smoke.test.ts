@@ -12,10 +12,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { INVOICE_EXPECTED, INVOICE_PDF_FILE_NAME, RECEIPT_EXPECTED, RECEIPT_FILE_NAME } from '../fixtures/documents';
-import { EXAMPLE_ZIP_FILE_NAME } from '../../scripts/example-documents';
-import { executionOutput, readExample, runWorkflow, waitForExecution } from '../../scripts/n8n-stack';
-import { startQueueStack, type QueueStack } from '../../scripts/queue/queue-stack';
+import { INVOICE_EXPECTED, INVOICE_PDF_FILE_NAME, RECEIPT_EXPECTED, RECEIPT_FILE_NAME } from '../../dev/documents';
+import { EXAMPLE_ZIP_FILE_NAME } from '../../dev/example-documents';
+import { executionOutput, readExample, runWorkflow, waitForExecution } from '../../dev/n8n/n8n-stack';
+import { startQueueStack, type QueueStack } from '../../dev/n8n/queue/queue-stack';
 import { webhookFileThroughWorker } from './webhook-check';
 import { WEBHOOK_UPLOAD, mainEnqueued, workerThatRan } from './workflows';
 

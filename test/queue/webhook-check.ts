@@ -3,9 +3,9 @@
  * for Completion, values) and downloaded on a worker; main serves the downloaded binary as the
  * editor fetches it. Returns the binary's id (its prefix names the binary data mode).
  */
-import { INVOICE_EXPECTED, invoiceText } from '../fixtures/documents';
-import { executionOutput, listExecutions } from '../../scripts/n8n-stack';
-import type { QueueStack } from '../../scripts/queue/queue-stack';
+import { INVOICE_EXPECTED, invoiceText } from '../../dev/documents';
+import { executionOutput, listExecutions } from '../../dev/n8n/n8n-stack';
+import type { QueueStack } from '../../dev/n8n/queue/queue-stack';
 import { waitFor } from '../e2e/helpers';
 import { WEBHOOK_PATH, WEBHOOK_UPLOAD, mainEnqueued, workerThatRan } from './workflows';
 

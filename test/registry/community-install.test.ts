@@ -1,6 +1,6 @@
 /**
  * Installed as users install (`npm run test:registry`): the package is published by `npm publish`
- * to a local npm registry (verdaccio, scripts/registry/verdaccio.ts), and the real n8n 2.41.1
+ * to a local npm registry (verdaccio, dev/n8n/registry/verdaccio.ts), and the real n8n 2.41.1
  * installs it through its Community Nodes REST API (what Settings -> Community Nodes calls) with
  * N8N_COMMUNITY_PACKAGES_REGISTRY pointing at that registry. A credential and a workflow made
  * after the install run; a newer version is published and installed through n8n's update path
@@ -15,11 +15,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { SEEDED_KEYS, startEmulator, type Emulator } from '../emulator';
-import { INVOICE_EXPECTED, INVOICE_PDF_FILE_NAME, RECEIPT_EXPECTED, RECEIPT_FILE_NAME } from '../fixtures/documents';
-import { writeExampleDocuments } from '../../scripts/example-documents';
-import { makeUserFolder, startN8n, type N8nInstance } from '../../scripts/n8n-launcher';
-import { ensureN8n } from '../../scripts/n8n-runtime';
+import { SEEDED_KEYS, startEmulator, type Emulator } from '../../dev/emulator';
+import { INVOICE_EXPECTED, INVOICE_PDF_FILE_NAME, RECEIPT_EXPECTED, RECEIPT_FILE_NAME } from '../../dev/documents';
+import { writeExampleDocuments } from '../../dev/example-documents';
+import { makeUserFolder } from '../../dev/n8n/n8n-env';
+import { startN8n, type N8nInstance } from '../../dev/n8n/n8n-launcher';
+import { ensureN8n } from '../../dev/n8n/n8n-runtime';
 import {
 	CREDENTIAL_TYPE,
 	DOCUMENTS_FOLDER,
@@ -32,8 +33,8 @@ import {
 	stackEnv,
 	waitForExecution,
 	type WorkflowJson,
-} from '../../scripts/n8n-stack';
-import { packPackage, publishPackage, startVerdaccio, type PackedPackage, type Registry } from '../../scripts/registry/verdaccio';
+} from '../../dev/n8n/n8n-stack';
+import { packPackage, publishPackage, startVerdaccio, type PackedPackage, type Registry } from '../../dev/n8n/registry/verdaccio';
 
 interface InstalledPackage {
 	packageName: string;

@@ -21,12 +21,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { SEEDED_KEYS, startEmulator, type Emulator } from '../emulator';
-import { INVOICE_EXPECTED, INVOICE_PDF_FILE_NAME, RECEIPT_EXPECTED, RECEIPT_FILE_NAME } from '../fixtures/documents';
-import { writeExampleDocuments } from '../../scripts/example-documents';
-import { makeUserFolder, startN8n, type N8nInstance } from '../../scripts/n8n-launcher';
-import { ensureN8n } from '../../scripts/n8n-runtime';
-import { runCommand } from '../../scripts/run-command';
+import { SEEDED_KEYS, startEmulator, type Emulator } from '../../dev/emulator';
+import { INVOICE_EXPECTED, INVOICE_PDF_FILE_NAME, RECEIPT_EXPECTED, RECEIPT_FILE_NAME } from '../../dev/documents';
+import { writeExampleDocuments } from '../../dev/example-documents';
+import { makeUserFolder } from '../../dev/n8n/n8n-env';
+import { startN8n, type N8nInstance } from '../../dev/n8n/n8n-launcher';
+import { ensureN8n } from '../../dev/n8n/n8n-runtime';
+import { runCommand } from '../../dev/n8n/run-command';
 import {
 	CREDENTIAL_TYPE,
 	DOCUMENTS_FOLDER,
@@ -41,7 +42,7 @@ import {
 	stackEnv,
 	waitForExecution,
 	type WorkflowJson,
-} from '../../scripts/n8n-stack';
+} from '../../dev/n8n/n8n-stack';
 
 describe('installed from the tarball of npm run pack into n8n\'s nodes folder with npm (n8n 2.41.1)', () => {
 	let work: string;

@@ -1,6 +1,6 @@
 /**
  * DNS-rebinding defence: the emulator, the scripted chat model and n8n (through the preload
- * scripts/host-guard.cjs) answer only requests addressed to localhost, 127.x or [::1]. Requests are
+ * dev/n8n/host-guard.cjs) answer only requests addressed to localhost, 127.x or [::1]. Requests are
  * sent to 127.0.0.1 with the Host header a rebinding page's requests would carry.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -8,14 +8,12 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import * as path from 'node:path';
 
-import { startEmulator, type Emulator } from '../emulator';
-import { FOREIGN_HOST_STATUS, isLoopbackHostHeader } from '../emulator/host-check';
-import { startScriptedModel, type ScriptedModel } from '../ai/scripted-model';
+import { startEmulator, type Emulator } from '../../dev/emulator';
+import { FOREIGN_HOST_STATUS } from '../../dev/host-check';
+import { isLoopbackHostHeader } from '../../dev/loopback-host.cjs';
+import { startScriptedModel, type ScriptedModel } from '../../dev/model/scripted-model';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const preloadRule = require('../../scripts/loopback-host.cjs') as { isLoopbackHostHeader: (header: string | undefined, extra?: string[]) => boolean };
-
-const HOST_GUARD = path.join(__dirname, '..', '..', 'scripts', 'host-guard.cjs');
+const HOST_GUARD = path.join(__dirname, '..', '..', 'dev', 'n8n', 'host-guard.cjs');
 
 const ACCEPTED = [undefined, 'localhost', 'localhost:5678', 'LOCALHOST:5678', 'localhost.:5678', '127.0.0.1', '127.0.0.1:8787', '127.1.2.3:80', '[::1]', '[::1]:5678'];
 const REFUSED = [
@@ -65,20 +63,17 @@ function upgradeWithHost(port: number, host: string): Promise<string> {
 	});
 }
 
-describe('the Host rule (test/emulator/host-check.ts and the preload scripts/loopback-host.cjs agree)', () => {
+describe('the Host rule (dev/loopback-host.cjs, which n8n, the emulator and the scripted model apply)', () => {
 	test.each(ACCEPTED.map((host) => [host]))('accepts %j', (host) => {
 		expect(isLoopbackHostHeader(host)).toBe(true);
-		expect(preloadRule.isLoopbackHostHeader(host)).toBe(true);
 	});
 
 	test.each(REFUSED.map((host) => [host]))('refuses %j', (host) => {
 		expect(isLoopbackHostHeader(host)).toBe(false);
-		expect(preloadRule.isLoopbackHostHeader(host)).toBe(false);
 	});
 
-	test('a name given as extra (the address a server is bound to) is accepted by both', () => {
+	test('a name given as extra (the address a server is bound to) is accepted', () => {
 		expect(isLoopbackHostHeader('192.168.1.5:8787', ['192.168.1.5'])).toBe(true);
-		expect(preloadRule.isLoopbackHostHeader('192.168.1.5:8787', ['192.168.1.5'])).toBe(true);
 	});
 });
 
@@ -145,7 +140,7 @@ describe('the scripted chat model refuses a request addressed to another host', 
 	});
 });
 
-describe('n8n\'s servers, through the preload scripts/host-guard.cjs', () => {
+describe('n8n\'s servers, through the preload dev/n8n/host-guard.cjs', () => {
 	let child: ChildProcess;
 	let port: number;
 

@@ -1,5 +1,5 @@
 /**
- * The guard preloaded into the sandbox's n8n (scripts/loopback-guard.cjs) refuses every
+ * The guard preloaded into the sandbox's n8n (dev/n8n/loopback-guard.cjs) refuses every
  * connection to another host before any DNS lookup, and says so in its own words: the code
  * ESANDBOXOFFLINE (what n8n's credential test shows) and a message that the sandbox is offline and
  * how to start it online (what the node's error shows). Run in a child process, as n8n runs it.
@@ -9,9 +9,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { onlineCommand } from '../../scripts/start-message';
+import { onlineCommand } from '../../dev/start-message';
 
-const GUARD = path.join(__dirname, '..', '..', 'scripts', 'loopback-guard.cjs');
+const GUARD = path.join(__dirname, '..', '..', 'dev', 'n8n', 'loopback-guard.cjs');
 
 /** Runs an HTTPS GET to `url` in a child with the guard preloaded; returns the error it ended with. */
 function getThroughGuard(url: string, env: Record<string, string>): { code?: string; message?: string } {

@@ -1,5 +1,5 @@
 /**
- * Queue mode's Redis (scripts/queue/redis.ts): bound to 127.0.0.1 only, with a password that is
+ * Queue mode's Redis (dev/n8n/queue/redis.ts): bound to 127.0.0.1 only, with a password that is
  * in a 0600 config file and never on the command line; and installing redis-server leaves no
  * system service running or enabled.
  */
@@ -9,8 +9,8 @@ import * as path from 'node:path';
 
 import { spawnSync } from 'node:child_process';
 
-import { freePort } from '../../scripts/n8n-launcher';
-import { FORBID_SERVICES_POLICY, answersPing, redisConfig, redisServicePlan, startRedis } from '../../scripts/queue/redis';
+import { freePort } from '../../dev/n8n/n8n-env';
+import { FORBID_SERVICES_POLICY, answersPing, redisConfig, redisServicePlan, startRedis } from '../../dev/n8n/queue/redis';
 
 describe('the Redis queue mode starts', () => {
 	test('its config: port, 127.0.0.1 only, protected mode, the password, data and log in its folder', () => {

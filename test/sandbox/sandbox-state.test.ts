@@ -1,5 +1,5 @@
 /**
- * Each sandbox's own secrets and private state files (scripts/sandbox-state.ts): made once per data
+ * Each sandbox's own secrets and private state files (dev/n8n/sandbox-state.ts): made once per data
  * folder from crypto randomness, kept 0600 in a 0700 folder, read back unchanged later; n8n and
  * the servers it needs start with umask 077; a folder from before the secrets were random keeps
  * the key n8n already uses there.
@@ -8,8 +8,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { headlessEnv } from '../../scripts/n8n-launcher';
-import { FORMER_FIXED, SECRETS_FILE, newOwnerPassword, privateDir, sandboxSecrets, settingsFileKey, spawnPrivate, tightenStateModes } from '../../scripts/sandbox-state';
+import { headlessEnv } from '../../dev/n8n/n8n-env';
+import { FORMER_FIXED, SECRETS_FILE, newOwnerPassword, privateDir, sandboxSecrets, settingsFileKey, spawnPrivate, tightenStateModes } from '../../dev/n8n/sandbox-state';
 
 const mode = (file: string) => fs.statSync(file).mode & 0o777;
 

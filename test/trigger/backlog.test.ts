@@ -1,8 +1,9 @@
 /**
  * A 10,000-file backlog with Start From a date, for both events: every file emitted once, in a
  * number of list requests close to ceil(10,000 / 100), and a caught-up trigger costs one request.
+ * (Max Documents per Poll is raised to 10,000 here; bounds.test.ts holds the default bound.)
  */
-import { addFiles } from '../emulator/bulk-files';
+import { addFiles } from '../../dev/emulator/bulk-files';
 import { ActiveTrigger, MINUTE, iso, listRequests, onListRequest, useEmulator } from './support';
 
 const emulator = useEmulator({}, 'test');
@@ -14,7 +15,12 @@ describe.each(['fileProcessed', 'fileUpdated'] as const)('%s over a 10,000-file 
 		// Files before the start date must not come out.
 		const before = addFiles(emulator.state, 5, { createdAtMs: (i) => T0 - 10 * MINUTE + i });
 		const backlog = addFiles(emulator.state, 10_000, { createdAtMs: (i) => T0 + i * 7 });
-		const trigger = new ActiveTrigger(emulator, { event, startFrom: 'date', startDate: iso(T0) });
+		const trigger = new ActiveTrigger(emulator, {
+			event,
+			startFrom: 'date',
+			startDate: iso(T0),
+			options: { maxDocumentsPerPoll: 10_000 },
+		});
 
 		emulator.requests.length = 0;
 		const first = await trigger.poll();

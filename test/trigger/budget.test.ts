@@ -2,7 +2,7 @@
  * Bounded work and memory: n8n's poll budget, the cap on files remembered while in flight, and
  * two triggers sharing the process (state lives in static data only).
  */
-import { addFiles, finishProcessing } from '../emulator/bulk-files';
+import { addFiles, finishProcessing } from '../../dev/emulator/bulk-files';
 import { ActiveTrigger, MINUTE, activateTrigger, iso, listRequests, useEmulator } from './support';
 
 const emulator = useEmulator({}, 'test');
@@ -43,16 +43,20 @@ describe.each(['fileProcessed', 'fileUpdated'] as const)('%s within the poll bud
 });
 
 describe('File Processed: files remembered while they are processed', () => {
-	it('remembers at most 1,000; the walk waits for room instead of forgetting one', async () => {
+	it('remembers at most 1,000; the cursor waits for room instead of forgetting one, the walk goes on ahead', async () => {
 		const inFlight = addFiles(emulator.state, 1_005, { createdAtMs: (i) => T0 + i * 1000, status: () => 'processing' });
 		const done = addFiles(emulator.state, 20, { createdAtMs: (i) => T0 + 2_000_000 + i });
 		const trigger = new ActiveTrigger(emulator, { event: 'fileProcessed', startFrom: 'date', startDate: iso(T0) });
 
 		const first = await trigger.poll();
-		expect(first.items).toEqual([]);
+		trigger.ledger.expectEachOnce(done.map((file) => file.fileId));
 		expect(trigger.staticData.pending).toHaveLength(1_000);
-		// The cursor stopped before the first file that did not fit.
+		// The cursor stopped before the first file that did not fit; the walk went on from there
+		// and keeps the ids of what it emitted ahead of the cursor.
 		expect(trigger.staticData.cursor).toEqual({ at: iso(inFlight[999].createdAtMs), ids: [inFlight[999].fileId] });
+		expect(trigger.staticData.frontier).toEqual({ at: iso(done[19].createdAtMs), ids: [done[19].fileId] });
+		expect(trigger.staticData.ahead).toEqual(done.map((file) => file.fileId));
+		expect(first.items).toHaveLength(20);
 		expect(JSON.stringify(trigger.staticData).length).toBeLessThan(45_000);
 
 		finishProcessing(emulator.state, inFlight);
@@ -74,7 +78,8 @@ describe('File Processed: files remembered while they are processed', () => {
 		failing.status = 'failed';
 		failing.updatedAtMs = T0 + MINUTE;
 		finishProcessing(emulator.state, [finishing], { atMs: T0 + MINUTE });
-		const newer = addFiles(emulator.state, 1, { createdAtMs: () => T0 + 25 * 60 * MINUTE });
+		// A day after the stuck file's last change (and within 10 minutes of n8n's clock).
+		const newer = addFiles(emulator.state, 1, { createdAtMs: () => T0 + 24 * 60 * MINUTE + 2 * MINUTE });
 		await trigger.pollUntilIdle();
 		trigger.ledger.expectEachOnce([finishing.fileId, newer[0].fileId]);
 		expect(trigger.staticData.pending).toEqual([]);

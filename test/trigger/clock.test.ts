@@ -4,10 +4,10 @@
  * (A trigger that starts from n8n's clock replays the last 5 minutes in one case and drops the
  * first 5 minutes in the other.)
  */
-import { OffsetClock } from '../emulator';
-import { addFiles, finishProcessing } from '../emulator/bulk-files';
+import { OffsetClock } from '../../dev/emulator';
+import { addFiles, finishProcessing } from '../../dev/emulator/bulk-files';
 import { call, uploadAndGetFile } from '../emulator/test-helpers';
-import { INVOICE_FILE_NAME, RECEIPT_FILE_NAME, invoiceText, receiptText } from '../fixtures/documents';
+import { INVOICE_FILE_NAME, RECEIPT_FILE_NAME, invoiceText, receiptText } from '../../dev/documents';
 import type { Emulator } from './support';
 import { ActiveTrigger, MINUTE, startTestEmulator } from './support';
 

@@ -3,7 +3,7 @@
  * every read), and never kept from one poll to the next: n8n keeps one poll context for the whole
  * activation, and a credential edited while the workflow is active applies from the next poll.
  */
-import { addFiles } from '../emulator/bulk-files';
+import { addFiles } from '../../dev/emulator/bulk-files';
 import { HarnessCredentialsHelper } from '../harness';
 import { MINUTE, SEEDED_KEYS, activateTrigger, credentialsFor, iso, useEmulator } from './support';
 

@@ -2,8 +2,8 @@
  * What each event fires for, the output of an item (values, filters), Fetch Test Event, and a
  * change of parameters on an active trigger.
  */
-import { SEED_IDS } from '../emulator';
-import { addFiles } from '../emulator/bulk-files';
+import { SEED_IDS } from '../../dev/emulator';
+import { addFiles } from '../../dev/emulator/bulk-files';
 import { call, uploadAndGetFile } from '../emulator/test-helpers';
 import {
 	INVOICE_EXPECTED,
@@ -12,7 +12,7 @@ import {
 	RECEIPT_FILE_NAME,
 	invoiceText,
 	receiptText,
-} from '../fixtures/documents';
+} from '../../dev/documents';
 import { ActiveTrigger, MINUTE, SEEDED_KEYS, iso, triggerLoadOptions, useEmulator } from './support';
 
 const emulator = useEmulator({}, 'test');

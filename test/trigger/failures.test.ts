@@ -3,7 +3,7 @@
  * good polls. Over the whole run every file comes out once; a failed poll that handled nothing
  * reports its error and changes nothing.
  */
-import { addFiles } from '../emulator/bulk-files';
+import { addFiles } from '../../dev/emulator/bulk-files';
 import type { StaticDataHost } from '../harness';
 import { ActiveTrigger, MINUTE, SEEDED_KEYS, iso, onListRequest, useEmulator } from './support';
 

@@ -2,7 +2,7 @@
  * Files sharing one timestamp across a page edge, and files that change or vanish between two
  * list requests of the same poll.
  */
-import { addFiles, finishProcessing } from '../emulator/bulk-files';
+import { addFiles, finishProcessing } from '../../dev/emulator/bulk-files';
 import { call } from '../emulator/test-helpers';
 import { ActiveTrigger, MINUTE, iso, listRequests, onListRequest, useEmulator } from './support';
 

@@ -2,7 +2,7 @@
 import { readState } from '../../nodes/DocumentExtractionTrigger/state';
 
 describe('readState', () => {
-	const settings = { event: 'fileProcessed', startFrom: 'now', fileClasses: [], schemaIds: [], includeValues: false } as const;
+	const settings = { event: 'fileProcessed', startFrom: 'now', fileClasses: [], schemaIds: [], includeValues: false, maxItems: 1000 } as const;
 	const plain = { ...settings, fileClasses: [], schemaIds: [] };
 	const stored = { version: 1, config: 'fileProcessed|now', cursor: { at: '2026-01-01T00:00:00.000Z', ids: ['a'] }, pending: ['b'] };
 
@@ -12,6 +12,16 @@ describe('readState', () => {
 			...stored,
 			historyUntil: '2026-01-02T00:00:00.000Z',
 		});
+	});
+
+	it('reads a cursor inside a large tie, and the look-ahead of File Processed', () => {
+		const tie = { at: '2026-01-01T00:00:00.000Z', ids: ['a', 'b'], count: 5000 };
+		const ahead = { frontier: { at: '2026-01-03T00:00:00.000Z', ids: ['c'] }, ahead: ['c', 'd'] };
+		expect(readState({ ...stored, cursor: tie, ...ahead }, plain)).toEqual({ ...stored, cursor: tie, ...ahead });
+		expect(readState({ ...stored, cursor: { ...tie, count: 1 } }, plain)).toBeUndefined();
+		expect(readState({ ...stored, cursor: { ...tie, count: 'many' } }, plain)).toBeUndefined();
+		expect(readState({ ...stored, frontier: { at: 1, ids: [] } }, plain)).toBeUndefined();
+		expect(readState({ ...stored, ...ahead, ahead: [1] }, plain)).toBeUndefined();
 	});
 
 	it('starts afresh on another event or start, an unknown version or a damaged cursor', () => {

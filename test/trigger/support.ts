@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeExecutionData, INodeParameters, INodePropertyOptions } from 'n8n-workflow';
 
-import type { Emulator, EmulatorOptions, RequestLogEntry } from '../emulator';
+import type { Emulator, EmulatorOptions, RequestLogEntry } from '../../dev/emulator';
 import type { ActivePollTrigger, PollTriggerResult, StaticDataHost } from '../harness';
 import { activatePollTrigger, loadOptions, pollTrigger } from '../harness';
 import { SEEDED_KEYS, credentialsFor, startTestEmulator, useEmulator } from '../node/support';

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationModule, ResourceOperations } from './types';
 
-export interface OperationEntry {
+interface OperationEntry {
 	/** Shown in the operation selector. */
 	name: string;
 	value: string;
@@ -17,16 +17,30 @@ export interface OperationEntry {
 	module: OperationModule;
 }
 
-/**
- * A resource from its operations: the router's map (value -> module), the editor's
- * description (the operation selector, options by name, then each operation's parameters), and
- * the Description parameter of the node's tool form, one per operation.
- */
-export function defineResource(
-	resource: string,
-	defaultOperation: string,
-	entries: OperationEntry[],
-): { operations: ResourceOperations; description: INodeProperties[]; toolDescription: INodeProperties[] } {
+/** What a resource module declares: its entry in the Resource selector and its operations. */
+interface ResourceSpec {
+	value: string;
+	/** Shown in the Resource selector, with `description`. */
+	name: string;
+	description: string;
+	defaultOperation: string;
+	operations: OperationEntry[];
+}
+
+/** A resource as the registry (registry.ts) holds it, produced by defineResource. */
+export interface Resource {
+	/** The Resource selector's option. */
+	option: { name: string; value: string; description: string };
+	/** The router's map: operation value -> module. */
+	operations: ResourceOperations;
+	/** The editor's parameters: the operation selector (options by name), then each operation's own. */
+	properties: INodeProperties[];
+	/** The Description parameter of the node's tool form (`@tool`), one per operation. */
+	toolProperties: INodeProperties[];
+}
+
+export function defineResource(spec: ResourceSpec): Resource {
+	const { value: resource, operations: entries, defaultOperation } = spec;
 	const selector: INodeProperties = {
 		displayName: 'Operation',
 		name: 'operation',
@@ -39,9 +53,10 @@ export function defineResource(
 		default: defaultOperation,
 	};
 	return {
+		option: { name: spec.name, value: resource, description: spec.description },
 		operations: Object.fromEntries(entries.map((entry) => [entry.value, entry.module])),
-		description: [selector, ...entries.flatMap((entry) => entry.module.description)],
-		toolDescription: entries.map(({ value, toolDescription }) => ({
+		properties: [selector, ...entries.flatMap((entry) => entry.module.description)],
+		toolProperties: entries.map(({ value, toolDescription }) => ({
 			displayName: 'Description',
 			name: 'toolDescription',
 			type: 'string',

@@ -1,51 +1,21 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeApiError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
+import { forEachConcurrently } from '../../shared/concurrency';
+import { asNodeError } from '../../shared/nodeError';
 import { BATCHING_DEFAULTS, BATCHING_PARAMETER } from '../descriptions/batching';
-import { forEachConcurrently } from '../helpers/concurrency';
 import { requireNumber } from '../helpers/validation';
-import { apiKeysOf, isCancelled, limitsOf, pause, scrubError, secretsOf, withoutSecrets } from '../transport';
-
-import * as directory from './directory';
-import * as file from './file';
-import * as fileType from './fileType';
-import * as query from './query';
-import * as schema from './schema';
+import { apiKeysOf, isCancelled, limitsOf, pause, withoutSecrets } from '../transport';
+import { RESOURCES } from './registry';
 import type { ResourceOperations } from './types';
-import * as workflow from './workflow';
-import * as workspace from './workspace';
 
-/** Every resource's operations, by resource value. New resources are added here. */
-const resources: Record<string, ResourceOperations> = {
-	directory: directory.operations,
-	file: file.operations,
-	fileType: fileType.operations,
-	query: query.operations,
-	schema: schema.operations,
-	workflow: workflow.operations,
-	workspace: workspace.operations,
-};
+/** Every resource's operations, by resource value (from the registry). */
+const resources: Record<string, ResourceOperations> = Object.fromEntries(
+	RESOURCES.map((resource) => [resource.option.value, resource.operations]),
+);
 
 /** Fields of an error's context worth keeping in a continueOnFail item. */
 const ERROR_CONTEXT_FIELDS = ['uploadId', 'partNumber', 'fileId', 'httpCode', 'requestId'];
-
-function asNodeError(
-	context: IExecuteFunctions,
-	error: unknown,
-	itemIndex: number,
-): NodeApiError | NodeOperationError {
-	const nodeError =
-		error instanceof NodeApiError || error instanceof NodeOperationError
-			? error
-			: new NodeOperationError(context.getNode(), error as Error, { itemIndex });
-	scrubError(nodeError, secretsOf(context));
-	if (nodeError.context.itemIndex === undefined) nodeError.context.itemIndex = itemIndex;
-	const itemNote = `Item index: ${itemIndex}`;
-	if (!nodeError.description?.includes(itemNote)) {
-		nodeError.description = nodeError.description ? `${nodeError.description}\n${itemNote}` : itemNote;
-	}
-	return nodeError;
-}
 
 function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
 	const json: IDataObject = { error: error.message };

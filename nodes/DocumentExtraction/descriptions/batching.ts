@@ -6,7 +6,8 @@ import type { INodeProperties } from 'n8n-workflow';
  * (BATCHING_PARAMETER) and runs the items of the node concurrently, keeping output order and
  * pairing. Operations without it run their items one after the other.
  */
-export const BATCHING_PARAMETER = 'options.batching';
+const BATCHING_OPTION = 'batching';
+export const BATCHING_PARAMETER = `options.${BATCHING_OPTION}`;
 
 /** Values of a Batching option that was added but not filled in. */
 export const BATCHING_DEFAULTS = { batchSize: 8, batchInterval: 0 };
@@ -14,7 +15,7 @@ const { batchSize: DEFAULT_BATCH_SIZE, batchInterval: DEFAULT_BATCH_INTERVAL } =
 
 export const batchingOption: INodeProperties = {
 	displayName: 'Batching',
-	name: 'batching',
+	name: BATCHING_OPTION,
 	placeholder: 'Add Batching',
 	type: 'fixedCollection',
 	typeOptions: { multipleValues: false },

@@ -1,12 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyMode } from 'n8n-workflow';
 
 import { requireBoolean, requireOneOf, requirePositiveInteger } from '../helpers/validation';
-import { ANSWER_LIMITS, SPEED_LIMITS, WAIT_LIMITS } from '../transport';
 
 /** Parameter descriptions used by more than one operation, defined once. */
-
-const DEFAULT_MAX_WAIT_SECONDS = WAIT_LIMITS.defaultMaxWaitSeconds;
-const DEFAULT_REQUEST_TIMEOUT_SECONDS = WAIT_LIMITS.defaultRequestTimeoutSeconds;
 
 /** The package's documentation (its README); hints link to its sections. */
 export const DOCUMENTATION_URL = 'https://www.npmjs.com/package/n8n-nodes-document-extraction';
@@ -73,80 +69,6 @@ export const simplifyParameter: INodeProperties = {
 	description:
 		'Whether to return the values as { field title: value } (tables as lists of row objects) instead of the raw form records',
 };
-
-/**
- * Goes into every operation's Options collection; the transport reads it (MAX_WAIT_PARAMETER).
- * Its name stays `maxRateLimitWait` so that saved workflows keep their value.
- */
-const maxRetryWaitOption: INodeProperties = {
-	displayName: 'Max Retry Wait (Seconds)',
-	name: 'maxRateLimitWait',
-	type: 'number',
-	typeOptions: { minValue: 0, maxValue: WAIT_LIMITS.maxMaxWaitSeconds },
-	default: DEFAULT_MAX_WAIT_SECONDS,
-	description:
-		'How long one item may spend in total waiting and trying its requests again: after "too many requests" (HTTP 429, the node waits as long as the API asks, at least 1 second, and holds every request made with the same API key in this n8n, other executions too) and after server or network failures (0.5, 1, 2 … seconds). When a wait would go past it, the item fails and says why. 0 never waits: the first 429 or failure fails the item.',
-};
-
-/** Goes into every operation's Options collection; the transport reads it (REQUEST_TIMEOUT_PARAMETER). */
-const requestTimeoutOption: INodeProperties = {
-	displayName: 'Request Timeout (Seconds)',
-	name: 'requestTimeout',
-	type: 'number',
-	typeOptions: { minValue: WAIT_LIMITS.minRequestTimeoutSeconds },
-	default: DEFAULT_REQUEST_TIMEOUT_SECONDS,
-	description:
-		'How long one request to the API may take, from sending it to the last byte of its answer, and how long a file upload or download may go without moving a byte, before it is abandoned (and tried again when that is safe). All the attempts and waits of one request end within Request Timeout + Max Retry Wait.',
-};
-
-/** Goes into every operation's Options collection; the transport reads it (MAX_ANSWER_PARAMETER). */
-const maxAnswerSizeOption: INodeProperties = {
-	displayName: 'Max Answer Size (MB)',
-	name: 'maxAnswerSize',
-	type: 'number',
-	typeOptions: { minValue: ANSWER_LIMITS.minMaxAnswerMb, maxValue: ANSWER_LIMITS.maxMaxAnswerMb },
-	default: ANSWER_LIMITS.defaultMaxAnswerMb,
-	description:
-		'The largest answer from the API that is read into memory (and the largest download whose size the service does not announce). A larger answer fails the item, saying so, before the rest of it is read. Raise it only for documents with very large tables.',
-};
-
-/**
- * Options of the operations that move a document's bytes to or from storage (Upload, Download):
- * the low-speed limit of a transfer, as curl's --speed-limit and --speed-time.
- */
-export const transferSpeedOptions: INodeProperties[] = [
-	{
-		displayName: 'Min Transfer Speed (KB/s)',
-		name: 'minTransferSpeed',
-		type: 'number',
-		typeOptions: { minValue: 0.1, numberPrecision: 1 },
-		default: SPEED_LIMITS.defaultMinSpeedKbps,
-		description:
-			'A file upload or download that moves slower than this for "Low Speed Time" is abandoned (and tried again while Max Retry Wait allows), then fails naming the speed it saw',
-	},
-	{
-		displayName: 'Low Speed Time (Seconds)',
-		name: 'lowSpeedTime',
-		type: 'number',
-		typeOptions: { minValue: SPEED_LIMITS.minLowSpeedSeconds, maxValue: SPEED_LIMITS.maxLowSpeedSeconds },
-		default: SPEED_LIMITS.defaultLowSpeedSeconds,
-		description: 'How long a transfer may stay below "Min Transfer Speed" before it is abandoned',
-	},
-];
-
-/** An operation's "Options" collection: its own options plus the request options, by name. */
-export function optionsCollection(extra: INodeProperties[] = []): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [...extra, maxRetryWaitOption, requestTimeoutOption, maxAnswerSizeOption].sort((a, b) =>
-			a.displayName.localeCompare(b.displayName),
-		),
-	};
-}
 
 /** "Return All" and "Limit", as every list operation offers them; read with resultLimit(). */
 export const returnAllParameters: INodeProperties[] = [

@@ -1,33 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiContext } from '../transport';
-import { apiRequestAllItems, listAt } from '../transport';
-
-/** File types of the workspace (GET /file-type): the one reader behind lists, pickers and lookups. */
-
-export interface FileTypeListOptions {
-	/** Stop after this many file types; undefined reads every page. */
-	limit?: number;
-	sortBy?: string;
-	sortOrder?: 'ASC' | 'DESC';
-	itemIndex?: number;
-}
-
-export async function listFileTypes(
-	this: ApiContext,
-	options: FileTypeListOptions = {},
-): Promise<IDataObject[]> {
-	return await apiRequestAllItems.call(
-		this,
-		{
-			method: 'GET',
-			path: '/file-type',
-			qs: { sortBy: options.sortBy ?? 'createdAt', sortOrder: options.sortOrder ?? 'ASC' },
-			itemIndex: options.itemIndex,
-		},
-		{ extract: listAt('fileTypes'), limit: options.limit },
-	);
-}
+/** File types as the node shows them: labels in pickers, summaries, the IDs Approve needs. */
 
 function currentVersion(fileType: IDataObject): IDataObject {
 	const version = fileType.currentSchemaVersion;

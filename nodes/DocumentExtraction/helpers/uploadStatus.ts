@@ -12,15 +12,15 @@ import type { IDataObject } from 'n8n-workflow';
  *   or failed.
  */
 
-export type UploadState = 'processing' | 'completed' | 'partial' | 'failed';
+type UploadState = 'processing' | 'completed' | 'partial' | 'failed';
 
-export interface ProcessedFile {
+interface ProcessedFile {
 	file: IDataObject;
 	/** For a ZIP member: the member's name inside the archive. */
 	memberName?: string;
 }
 
-export interface FailedFile {
+interface FailedFile {
 	fileName?: string;
 	fileType?: string;
 	uploadId?: string;

@@ -1,12 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { splitList } from './lists';
+import { parseDateTime } from '../../shared/dates';
 
 /** Local checks that run before any request, with errors naming the parameter, item and form. */
-
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const OBJECT_ID_PATTERN = /^[0-9a-f]{24}$/i;
 
 function shown(value: unknown): string {
 	const text = typeof value === 'string' ? value : JSON.stringify(value);
@@ -43,7 +40,7 @@ function kindOf(value: unknown): string {
  * its text, nothing as ''. An array, object or true/false is refused: it is never what was meant
  * (String() would turn an array of one id into that id, an object into "[object Object]").
  */
-function textOf(context: IExecuteFunctions, itemIndex: number, parameter: string, value: unknown, expected: string): string {
+export function textOf(context: IExecuteFunctions, itemIndex: number, parameter: string, value: unknown, expected: string): string {
 	if (value === undefined || value === null) return '';
 	if (typeof value === 'string') return value.trim();
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
@@ -54,110 +51,6 @@ function textOf(context: IExecuteFunctions, itemIndex: number, parameter: string
 const CONTROL_CHARACTERS = /\p{Cc}/u;
 /** Control characters other than tab and line breaks: refused in text of several lines. */
 const CONTROL_CHARACTERS_BUT_LINES = /(?![\t\n\r])\p{Cc}/u;
-
-/** The two id forms of the API: UUIDs (files, uploads) and 24-hex ids (everything else). */
-const ID_FORMS = {
-	uuid: { pattern: UUID_PATTERN, expected: 'a UUID such as 3f2b6c1e-8a4d-4c1f-9e2a-5b7d9c0e1f23' },
-	objectId: { pattern: OBJECT_ID_PATTERN, expected: '24 hexadecimal characters such as 6650a00000000000000e1001' },
-} as const;
-
-export type IdForm = keyof typeof ID_FORMS;
-
-/** Between the ids of a list given as text. */
-const ID_SEPARATORS = /[\s,]/;
-
-/** Whether `id` is an id of that form: the one check behind every id, typed by the user or answered. */
-export function isId(id: unknown, form: IdForm): id is string {
-	return typeof id === 'string' && ID_FORMS[form].pattern.test(id);
-}
-
-function requireId(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	parameter: string,
-	value: unknown,
-	form: IdForm,
-): string {
-	const id = textOf(context, itemIndex, parameter, value, ID_FORMS[form].expected);
-	if (!isId(id, form)) {
-		throw invalidParameter(context, itemIndex, parameter, value, ID_FORMS[form].expected);
-	}
-	return id;
-}
-
-/** Where an id the service handed back came from, for the message when it is not an id. */
-export interface IdSource {
-	/** What the id is, e.g. "upload ID". */
-	what: string;
-	/** The answer that gave it, e.g. "The upload request's answer (POST /files/upload)". */
-	source: string;
-}
-
-/**
- * An id the service handed back (an upload ID, a file ID), checked before the node puts it into
- * a request path: ".." or "a/b" would reach another endpoint of the same host whatever the
- * encoding. Same check as a typed id (isId); a bad one fails naming where it came from, and
- * nothing is requested with it.
- */
-export function requireServiceId(
-	context: { getNode(): INode },
-	value: unknown,
-	form: IdForm,
-	{ what, source }: IdSource,
-	itemIndex?: number,
-): string {
-	if (isId(value, form)) return value;
-	const text = value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value));
-	throw new NodeOperationError(
-		context.getNode(),
-		`${source} gave the ${what} ${text.length > 80 ? `${text.slice(0, 80)}…` : text}, expected ${ID_FORMS[form].expected}: nothing was requested with it`,
-		{
-			itemIndex,
-			description: `The service (or something between n8n and it) answered a ${what} that is not in the form the API documents, so the node does not put it into a request path. Run the node again; if it persists, tell the service's support.`,
-		},
-	);
-}
-
-/** A file or upload id: a UUID. */
-export function requireUuid(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	parameter: string,
-	value: unknown,
-): string {
-	return requireId(context, itemIndex, parameter, value, 'uuid');
-}
-
-/** A directory, schema, file-type, workflow or workspace id: 24 hexadecimal characters. */
-export function requireObjectId(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	parameter: string,
-	value: unknown,
-): string {
-	return requireId(context, itemIndex, parameter, value, 'objectId');
-}
-
-/**
- * A list of ids, given as an array (e.g. from an expression) or as text separated by commas,
- * spaces or new lines. Empty entries are dropped, duplicates kept once; every id is checked and
- * a bad one is named with its position.
- */
-export function requireIdList(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	parameter: string,
-	value: unknown,
-	form: IdForm,
-): string[] {
-	// A Set keeps the first of each id in order, in one pass (an array's includes() made it quadratic).
-	const ids = new Set<string>();
-	const expected = `IDs (${ID_FORMS[form].expected}) separated by commas, spaces or new lines, or an array of IDs`;
-	requireTextList(context, itemIndex, parameter, value, ID_SEPARATORS, expected, ID_FORMS[form].expected).forEach((entry, position) => {
-		ids.add(requireId(context, itemIndex, `${parameter} (entry ${position + 1})`, entry, form));
-	});
-	return [...ids];
-}
 
 /**
  * A JSON parameter: n8n hands it over as text, or as a value when an expression produced one.
@@ -186,27 +79,6 @@ export function requireJson<T extends 'object' | 'array'>(
 		throw invalidParameter(context, itemIndex, parameter, value, shape === 'array' ? 'a JSON array' : 'a JSON object');
 	}
 	return parsed as T extends 'array' ? unknown[] : IDataObject;
-}
-
-/**
- * A list given as text split at `separator`, or as an array (e.g. from an expression) of texts;
- * entries are trimmed and empty ones dropped. An object, or an array entry that is not text (a
- * whole record where its id was meant), is refused naming its position.
- */
-export function requireTextList(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	parameter: string,
-	value: unknown,
-	separator: RegExp,
-	expected: string,
-	entryExpected = 'text',
-): string[] {
-	if (Array.isArray(value)) {
-		value.forEach((entry, position) => textOf(context, itemIndex, `${parameter} (entry ${position + 1})`, entry, entryExpected));
-		return splitList(value, separator);
-	}
-	return splitList(textOf(context, itemIndex, parameter, value, expected), separator);
 }
 
 /** Longest Callback URL accepted: what servers and proxies commonly accept in a request line. */
@@ -246,7 +118,7 @@ export function requireHttpsUrl(
 }
 
 /** Bounds of a number parameter; `expected` says them in words for the message. */
-export interface NumberRange {
+interface NumberRange {
 	min: number;
 	max?: number;
 	integer?: boolean;
@@ -370,3 +242,31 @@ function checkCharacters(
 	return text;
 }
 
+/** Whether an optional parameter was given (an expression may give '' for "not set"). */
+export function given(value: unknown): boolean {
+	return value !== undefined && value !== null && value !== '';
+}
+
+/**
+ * An optional date parameter as the API wants it (ISO 8601 in UTC): undefined when empty, an
+ * error naming the parameter and the item when it is not a date.
+ */
+export function optionalTimestamp(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	parameter: string,
+	value: unknown,
+): string | undefined {
+	if (!given(value)) return undefined;
+	const ms = parseDateTime(value, context.getTimezone());
+	if (ms === undefined) {
+		throw invalidParameter(
+			context,
+			itemIndex,
+			parameter,
+			value,
+			'a date and time such as 2026-01-31T00:00:00Z (without a zone, the workflow time zone applies)',
+		);
+	}
+	return new Date(ms).toISOString();
+}

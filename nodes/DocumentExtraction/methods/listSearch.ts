@@ -1,13 +1,8 @@
-import type {
-	IDataObject,
-	ILoadOptionsFunctions,
-	INodeListSearchItems,
-	INodeListSearchResult,
-} from 'n8n-workflow';
+import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
+import { FILE_PAGE_SIZE, listFileTypes, listFiles } from '../../shared/api';
 import { OCR_MODELS, ocrModelLabel } from '../descriptions/ocrModels';
-import { fileTypeLabel, listFileTypes } from '../helpers/fileTypes';
-import { apiRequest } from '../transport';
+import { fileTypeLabel } from '../helpers/fileTypes';
 
 function matches(filter: string | undefined, ...texts: string[]): boolean {
 	if (!filter) return true;
@@ -26,7 +21,6 @@ export async function searchOcrModels(
 	};
 }
 
-const FILE_PAGE_SIZE = 100;
 /** While searching, pages read per call before answering (fewer when enough files match). */
 const FILE_SEARCH_PAGES_PER_CALL = 10;
 const FILE_SEARCH_ENOUGH_MATCHES = 20;
@@ -45,20 +39,19 @@ export async function searchFiles(
 	const lastPage = filter ? page + FILE_SEARCH_PAGES_PER_CALL - 1 : page;
 	const results: INodeListSearchItems[] = [];
 	for (;;) {
-		const body = await apiRequest.call(this, {
-			method: 'GET',
-			path: '/files',
-			qs: { page, limit: FILE_PAGE_SIZE, sortBy: 'createdAt', sortOrder: 'DESC' },
+		const { files, count: total } = await listFiles.call(this, {
+			page,
+			limit: FILE_PAGE_SIZE,
+			sortBy: 'createdAt',
+			sortOrder: 'DESC',
 		});
-		const files = Array.isArray(body.files) ? (body.files as IDataObject[]) : [];
 		for (const file of files) {
-			if (!matches(filter, String(file.fileName ?? ''), String(file.fileId ?? ''))) continue;
+			if (!matches(filter, String(file.fileName ?? ''), file.fileId)) continue;
 			results.push({
 				name: `${String(file.fileName ?? file.fileId)} (${String(file.createdAt ?? '').slice(0, 10)})`,
-				value: String(file.fileId),
+				value: file.fileId,
 			});
 		}
-		const total = typeof body.count === 'number' ? body.count : undefined;
 		const more = files.length === FILE_PAGE_SIZE && (total === undefined || page * FILE_PAGE_SIZE < total);
 		if (!more) return { results };
 		page++;

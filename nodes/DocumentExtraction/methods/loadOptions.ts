@@ -1,6 +1,7 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { fileTypeLabel, listFileTypes } from '../helpers/fileTypes';
+import { listFileTypes } from '../../shared/api';
+import { fileTypeLabel } from '../helpers/fileTypes';
 
 /** The workspace's file types for multi-selects (Query > Document Types), by name. */
 export async function getFileTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {

@@ -5,7 +5,7 @@ import { sleep } from 'n8n-workflow';
  * wait, budgets and deadlines). One object, so that a test can replace `now` and `sleep` and
  * check the waits without waiting for them. Request timeouts are real time (see watchdog.ts).
  */
-export interface WaitClock {
+interface WaitClock {
 	now(): number;
 	/** Resolves after `ms`, or rejects as soon as `signal` aborts. */
 	sleep(ms: number, signal?: AbortSignal): Promise<void>;

@@ -9,10 +9,8 @@ import type { RunScope } from './scope';
 import { addSecrets, runScopeOf } from './scope';
 import type { ApprovedBaseUrl } from './urlPolicy';
 
-export { CREDENTIAL_TYPE };
-
 /** Where and how one request is sent: all of it comes from one read of the credential. */
-export interface Connection {
+interface Connection {
 	base: ApprovedBaseUrl;
 	/** Values that must never appear in an error message (the API key). */
 	secrets: string[];

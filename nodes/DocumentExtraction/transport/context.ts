@@ -8,7 +8,7 @@ import type {
 /** Every n8n context from which the transport may be called. */
 export type ApiContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
-export function isExecuteContext(context: ApiContext): context is IExecuteFunctions {
+function isExecuteContext(context: ApiContext): context is IExecuteFunctions {
 	return 'getInputData' in context && typeof context.getInputData === 'function';
 }
 

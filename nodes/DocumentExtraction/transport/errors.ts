@@ -1,8 +1,8 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { ANSWER_LIMITS } from './limits';
 import { redact, redactQuery } from './secrets';
+import { sizeText, summarizeText, trimTrailingStops } from './text';
 
 /** The API's problem+json body (see api-spec "Errors"), including the deprecated legacy keys. */
 export interface Problem {
@@ -77,75 +77,6 @@ function asProblem(body: unknown): Problem {
 	return {};
 }
 
-/** Removes trailing full stops and white space, in one pass from the end (no regular expression). */
-export function trimTrailingStops(text: string): string {
-	let end = text.length;
-	while (end > 0) {
-		const char = text.charCodeAt(end - 1);
-		// '.', space, tab, line feed, carriage return, form feed, vertical tab
-		if (char === 0x2e || char === 0x20 || (char >= 0x09 && char <= 0x0d)) end -= 1;
-		else break;
-	}
-	return text.slice(0, end);
-}
-
-/** Markup removed and white space folded, in one linear pass over the text. */
-function withoutMarkup(text: string): string {
-	let out = '';
-	let inTag = false;
-	let pendingSpace = false;
-	for (let index = 0; index < text.length; index++) {
-		const char = text[index];
-		if (inTag) {
-			if (char === '>') {
-				inTag = false;
-				pendingSpace = true;
-			}
-			continue;
-		}
-		if (char === '<') {
-			inTag = true;
-			pendingSpace = true;
-			continue;
-		}
-		const code = char.charCodeAt(0);
-		if (code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0xa0) {
-			pendingSpace = true;
-			continue;
-		}
-		if (pendingSpace && out !== '') out += ' ';
-		pendingSpace = false;
-		out += char;
-	}
-	return out;
-}
-
-/** The text between <name> and </name>, the first time it occurs (found with indexOf, not a pattern). */
-function xmlElement(text: string, name: string, maxLength: number): string | undefined {
-	const lower = text.toLowerCase();
-	const open = lower.indexOf(`<${name.toLowerCase()}>`);
-	if (open === -1) return undefined;
-	const start = open + name.length + 2;
-	const close = lower.indexOf(`</${name.toLowerCase()}>`, start);
-	if (close === -1 || close === start || close - start > maxLength) return undefined;
-	const value = text.slice(start, close);
-	return value.includes('<') ? undefined : value;
-}
-
-/**
- * A short human text of a non-JSON error body (an HTML page from a proxy, a storage XML error).
- * Only the first ANSWER_LIMITS.summarisedTextBytes characters are looked at, each once.
- */
-export function summarizeText(text: string): string | undefined {
-	const head = text.length > ANSWER_LIMITS.summarisedTextBytes ? text.slice(0, ANSWER_LIMITS.summarisedTextBytes) : text;
-	const xmlMessage = xmlElement(head, 'Message', 300);
-	const xmlCode = xmlElement(head, 'Code', 100);
-	if (xmlCode || xmlMessage) return [xmlCode, xmlMessage].filter(Boolean).join(': ');
-	const plain = withoutMarkup(head);
-	if (!plain) return undefined;
-	return plain.length > 200 ? `${plain.slice(0, 200)}…` : plain;
-}
-
 export function describeViolation(violation: Violation): string {
 	const where = violation.pointer
 		? `field ${clip(str(violation.pointer), 200)}`
@@ -185,14 +116,9 @@ export function buildApiError(node: INode, input: ApiErrorInput): NodeApiError {
 	if (requestId) parts.push(`Request ID: ${requestId}`);
 	const message = redact(parts.map((p) => trimTrailingStops(p)).join('. ') + '.', secrets);
 
-	const descriptionLines = [
-		`${input.method} ${input.path} answered HTTP ${status}${code ? ` (${code})` : ''}.`,
-		...violations.map((v) => `- ${v}`),
-		...(input.note ? [input.note] : []),
-		...(hint ? [hint] : []),
-		...(requestId ? [`Request ID: ${requestId}`] : []),
-	];
-	const description = redact(descriptionLines.join('\n'), secrets);
+	// n8n shows the message as the headline (and in the toast) and the description under it: the
+	// description adds only what the message does not say, so no sentence is shown twice.
+	const description = redact(`${input.method} ${input.path} answered HTTP ${status}${code ? ` (${code})` : ''}.`, secrets);
 
 	const sanitized: JsonObject = {
 		status,
@@ -333,14 +259,6 @@ export function buildRedirectError(
 /** The error for a URL refused by the URL policy (before anything was sent to it). */
 export function refusedUrlError(node: INode, message: string, itemIndex?: number): NodeOperationError {
 	return new NodeOperationError(node, message, { itemIndex });
-}
-
-/** A size for a person: bytes, KB or MB (1024-based, as the options count). */
-export function sizeText(bytes: number): string {
-	if (bytes < 1024) return `${bytes} bytes`;
-	if (bytes < 1024 * 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
-	const mb = bytes / (1024 * 1024);
-	return mb >= 10 ? `${Math.round(mb)} MB` : `${Math.round(mb * 100) / 100} MB`;
 }
 
 /** An answer past its byte cap: reading stopped there and the connection was closed. */

@@ -21,7 +21,7 @@ import type { AbortReason, TransferWatch } from './watch';
 
 export const CREDENTIAL_TYPE = 'documentExtractionApi';
 
-export interface SendOptions {
+interface SendOptions {
 	method: IHttpRequestMethods;
 	url: string;
 	qs?: IDataObject;
@@ -73,7 +73,7 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<Buffer | string
 }
 
 /** Reads a stream up to `maxBytes`; past it, stops and closes the stream. */
-async function readCapped(body: unknown, maxBytes: number): Promise<{ bytes: Buffer; truncated: boolean }> {
+async function readCapped(body: unknown, maxBytes: number, keepHead: boolean): Promise<{ bytes: Buffer; truncated: boolean }> {
 	if (typeof body === 'string') {
 		const bytes = Buffer.from(body);
 		return { bytes: bytes.subarray(0, maxBytes), truncated: bytes.length > maxBytes };
@@ -85,9 +85,15 @@ async function readCapped(body: unknown, maxBytes: number): Promise<{ bytes: Buf
 	for await (const chunk of body) {
 		const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
 		if (size + buffer.length > maxBytes) {
+			destroy(body);
+			if (!keepHead) {
+				// Past the cap of a successful answer nothing of it is used: let it go at once
+				// instead of copying what was read (which would double the memory at the cap).
+				chunks.length = 0;
+				return { bytes: Buffer.alloc(0), truncated: true };
+			}
 			chunks.push(buffer.subarray(0, maxBytes - size));
 			size = maxBytes;
-			destroy(body);
 			return { bytes: Buffer.concat(chunks, size), truncated: true };
 		}
 		chunks.push(buffer);
@@ -174,8 +180,9 @@ export async function send(context: ApiContext, options: SendOptions): Promise<S
 	}
 	watch.watch(raw.body);
 	try {
-		const { bytes, truncated } = await readCapped(raw.body, success ? maxBytes + 1 : maxBytes);
-		if (success && bytes.length > maxBytes) {
+		// An error answer keeps its head (for the message); a successful one past its cap is dropped.
+		const { bytes, truncated } = await readCapped(raw.body, maxBytes, !success);
+		if (success && truncated) {
 			return { ok: false, failure: 'too-large', limitBytes: maxBytes, statusCode, headers };
 		}
 		return answer(bytes, { truncated });

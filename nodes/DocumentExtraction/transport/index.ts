@@ -11,21 +11,21 @@
  *   limits.ts      every bound's default and the options that change it
  *   cancel.ts      stopping: the cancel signal and waits that end on it
  *   api.ts         API calls (JSON, problem+json), pagination.ts their lists
- *   storage.ts     presigned storage transfers (PUT, download)
+ *   storage.ts     presigned storage transfers (PUT, download); storageOutcome.ts what an attempt's answer means
  *   connection.ts  the credential read once: base URL, key, gate
  *   scope.ts       what one run or poll shares (budgets, options, secrets seen)
- *   secrets.ts     redaction of keys and signatures; errors.ts the errors a person reads
+ *   secrets.ts     redaction of keys and signatures; errors.ts the errors a person reads;
+ *   text.ts        service text made short in one linear pass
  *   urlPolicy.ts   URLs the API hands back; idempotency.ts Idempotency-Key values
  */
 export type { ApiContext } from './context';
-export { isExecuteContext, readParameter } from './context';
 export { CREDENTIAL_TYPE } from './http';
 export { apiKeysOf, limitsOf, secretsOf, withRunScope } from './scope';
 export type { ApiRequest, ApiResponse } from './api';
 export { apiRequest, apiRequestWithResponse, unexpectedResponse } from './api';
-export type { PageOf, PaginationOptions } from './pagination';
 export { apiRequestAllItems, listAt } from './pagination';
-export { buildApiError, describeViolation, tooLargeError, trimTrailingStops } from './errors';
+export { buildApiError, describeViolation, tooLargeError } from './errors';
+export { trimTrailingStops } from './text';
 export type { Problem, Violation } from './errors';
 export { redact, scrubError, withoutSecrets } from './secrets';
 export { idempotencyKey } from './idempotency';

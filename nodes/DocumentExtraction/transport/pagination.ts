@@ -7,13 +7,13 @@ import { apiRequest } from './api';
 import type { ApiContext } from './context';
 import { ANSWER_LIMITS } from './limits';
 
-export interface PageOf {
+interface PageOf {
 	items: IDataObject[];
 	/** Total number of items across pages, when the API says. */
 	total?: number;
 }
 
-export interface PaginationOptions {
+interface PaginationOptions {
 	/** Reads the items (and total) of one page from a response body. */
 	extract: (body: IDataObject) => PageOf;
 	/** Stop after this many items; undefined returns all. */

@@ -139,7 +139,7 @@ export function isTransientNetworkError(error: unknown): boolean {
 	return false;
 }
 
-export interface RetryOptions {
+interface RetryOptions {
 	context: ApiContext;
 	budget: WaitBudget;
 	/** API requests pass through the key's rate-limit gate; storage requests do not. */

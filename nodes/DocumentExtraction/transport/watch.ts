@@ -14,7 +14,7 @@ import { sleep } from 'n8n-workflow';
 
 export type AbortReason = 'deadline' | 'idle' | 'too-slow' | 'too-large' | 'cancelled';
 
-export interface WatchOptions {
+interface WatchOptions {
 	deadlineMs?: number;
 	idleMs?: number;
 	lowSpeed?: { minBytesPerSecond: number; windowMs: number };

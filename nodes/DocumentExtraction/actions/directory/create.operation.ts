@@ -1,15 +1,12 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { objectIdCheck, optionsCollection } from '../../descriptions/common';
-import { objectAt } from '../../helpers/response';
-import { optionalText, requireObjectId, requireText } from '../../helpers/validation';
-import { apiRequest, idempotencyKey } from '../../transport';
+import type { DirectoryRequest } from '../../../shared/api';
+import { createDirectory } from '../../../shared/api';
+import { optionsCollection } from '../../../shared/requestOptions';
+import { objectIdCheck } from '../../descriptions/common';
+import { requireObjectId } from '../../helpers/listParameters';
+import { optionalText, requireText } from '../../helpers/validation';
 
 const properties: INodeProperties[] = [
 	{
@@ -51,7 +48,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const body: IDataObject = {
+	const body: DirectoryRequest = {
 		name: requireText(this, itemIndex, 'Name', this.getNodeParameter('name', itemIndex)),
 	};
 	// Empty means the root; anything else (also a number or an array from an expression) is checked.
@@ -62,12 +59,5 @@ export async function execute(
 	const text = optionalText(this, itemIndex, 'Description', this.getNodeParameter('description', itemIndex, ''), true);
 	if (text) body.description = text;
 
-	const response = await apiRequest.call(this, {
-		method: 'POST',
-		path: '/directories',
-		body,
-		idempotencyKey: idempotencyKey(this, itemIndex, 'directory.create', body),
-		itemIndex,
-	});
-	return [{ json: objectAt(this, response, 'directory', 'the directory creation', itemIndex) }];
+	return [{ json: await createDirectory.call(this, body, { itemIndex }) }];
 }

@@ -8,9 +8,11 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { optionsCollection } from '../../descriptions/common';
-import { invalidParameter, requireIdList } from '../../helpers/validation';
-import { apiRequest, idempotencyKey } from '../../transport';
+import type { DeleteFilesAnswer } from '../../../shared/api';
+import { deleteFiles } from '../../../shared/api';
+import { optionsCollection } from '../../../shared/requestOptions';
+import { requireIdList } from '../../helpers/listParameters';
+import { invalidParameter } from '../../helpers/validation';
 
 /** The API's recommended maximum of files per DELETE /files request. */
 const DELETE_BATCH_SIZE = 100;
@@ -57,7 +59,7 @@ function text(value: unknown): string | undefined {
  * id it does not mention was. `deletedFileIds`, when given, confirms deletions. Only an answer
  * that says it failed without naming any file leaves the batch's ids not deleted.
  */
-function batchOutcome(batch: string[], body: IDataObject): DeleteResult[] {
+function batchOutcome(batch: string[], body: DeleteFilesAnswer): DeleteResult[] {
 	const failures = new Map<string, IDataObject>();
 	for (const entry of Array.isArray(body.errors) ? (body.errors as IDataObject[]) : []) {
 		const fileId = text(entry?.fileId) ?? text(entry?.id);
@@ -110,16 +112,8 @@ export async function execute(
 	let anyDeleted = false;
 	for (let start = 0; start < fileIds.length; start += DELETE_BATCH_SIZE) {
 		const batch = fileIds.slice(start, start + DELETE_BATCH_SIZE);
-		// An array, as the specification's request sample sends (its prose says a comma string).
-		const body = { fileIds: batch };
-		const outcome = await apiRequest
-			.call(this, {
-				method: 'DELETE',
-				path: '/files',
-				body,
-				idempotencyKey: idempotencyKey(this, itemIndex, 'file.delete', body),
-				itemIndex,
-			})
+		const outcome = await deleteFiles
+			.call(this, batch, { itemIndex })
 			// The failure (always a NodeApiError or NodeOperationError from the transport) is kept
 			// as a value: after files were deleted, it is reported on the files of this batch.
 			.then(

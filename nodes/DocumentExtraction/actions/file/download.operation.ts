@@ -1,7 +1,8 @@
 import type { IBinaryData, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { fileIdParameter, optionsCollection, transferSpeedOptions } from '../../descriptions/common';
+import { optionsCollection, transferSpeedOptions } from '../../../shared/requestOptions';
+import { fileIdParameter } from '../../descriptions/common';
 import { binaryFileName, binaryMimeType } from '../../helpers/binary';
 import { requireText } from '../../helpers/validation';
 import { allowedDownloadBytes, downloadFromStorage } from '../../transport';

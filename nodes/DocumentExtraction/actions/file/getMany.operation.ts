@@ -6,19 +6,14 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	optionsCollection,
-	resultLimit,
-	returnAllParameters,
-	sortChoice,
-	sortOptions,
-} from '../../descriptions/common';
-import { optionalTimestamp } from '../../helpers/dates';
-import { withLeadingKeys } from '../../helpers/keyOrder';
-import { simplifyFile } from '../../helpers/simplify';
-import { requireBoolean, requireIdList } from '../../helpers/validation';
-import { apiRequestAllItems, listAt } from '../../transport';
-import { fileIdsQueryValue } from './records';
+import type { FileListQuery } from '../../../shared/api';
+import { listAllFiles } from '../../../shared/api';
+import { withLeadingKeys } from '../../../shared/output/keyOrder';
+import { simplifyFile } from '../../../shared/output/simplify';
+import { optionsCollection } from '../../../shared/requestOptions';
+import { resultLimit, returnAllParameters, sortChoice, sortOptions } from '../../descriptions/common';
+import { requireIdList } from '../../helpers/listParameters';
+import { optionalTimestamp, requireBoolean } from '../../helpers/validation';
 
 const SORT_FIELDS = [
 	{ name: 'Created At', value: 'createdAt' },
@@ -108,20 +103,16 @@ export async function execute(
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
-	const qs: IDataObject = { ...sortChoice(this, itemIndex, options, SORT_FIELDS, 'DESC') };
+	const query: FileListQuery = { ...sortChoice(this, itemIndex, options, SORT_FIELDS, 'DESC') };
 	const fileIds = requireIdList(this, itemIndex, 'File IDs', filters.fileIds, 'uuid');
-	if (fileIds.length > 0) qs.fileIds = fileIdsQueryValue(fileIds);
+	if (fileIds.length > 0) query.fileIds = fileIds;
 	const createdAfter = optionalTimestamp(this, itemIndex, 'Created After', filters.createdAfter);
-	if (createdAfter) qs.createdAfter = createdAfter;
+	if (createdAfter) query.createdAfter = createdAfter;
 	const updatedAfter = optionalTimestamp(this, itemIndex, 'Updated After', filters.updatedAfter);
-	if (updatedAfter) qs.updatedAfter = updatedAfter;
+	if (updatedAfter) query.updatedAfter = updatedAfter;
 
 	const limit = resultLimit(this, itemIndex);
 	const simplify = requireBoolean(this, itemIndex, 'Simplify', this.getNodeParameter('simplify', itemIndex, false));
-	const files = await apiRequestAllItems.call(
-		this,
-		{ method: 'GET', path: '/files', qs, itemIndex },
-		{ extract: listAt('files'), limit, pageSize: limit },
-	);
+	const files = await listAllFiles.call(this, query, { limit, pageSize: limit }, { itemIndex });
 	return files.map((file) => ({ json: simplify ? simplifyFile(file) : withLeadingKeys(file) }));
 }

@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { fileIdParameter, optionsCollection } from '../../descriptions/common';
+import { optionsCollection } from '../../../shared/requestOptions';
+import { fileIdParameter } from '../../descriptions/common';
 import { fileWithPreviewUrl } from './records';
 
 const properties: INodeProperties[] = [

@@ -1,10 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { optionsCollection, uploadIdParameter } from '../../descriptions/common';
+import { getUploadStatus } from '../../../shared/api';
+import { optionsCollection } from '../../../shared/requestOptions';
+import { uploadIdParameter } from '../../descriptions/common';
+import { requireUuid } from '../../helpers/listParameters';
 import { readUploadStatus } from '../../helpers/uploadStatus';
-import { requireUuid } from '../../helpers/validation';
-import { getUploadStatus } from './shared';
 
 const properties: INodeProperties[] = [uploadIdParameter, optionsCollection()];
 
@@ -22,7 +23,7 @@ export async function execute(
 		'Upload ID',
 		this.getNodeParameter('uploadId', itemIndex),
 	);
-	const status = await getUploadStatus.call(this, uploadId, itemIndex);
+	const status = await getUploadStatus.call(this, uploadId, { itemIndex });
 	const progress = readUploadStatus(status, false);
 	return [
 		{

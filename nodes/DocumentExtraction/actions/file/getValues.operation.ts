@@ -1,12 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { fileIdParameter, optionsCollection, simplifyParameter } from '../../descriptions/common';
-import { FORM_LEADING_KEYS, withLeadingKeys } from '../../helpers/keyOrder';
-import { simplifyFormValue } from '../../helpers/simplify';
+import { getFormValues } from '../../../shared/api';
+import { FORM_LEADING_KEYS, withLeadingKeys } from '../../../shared/output/keyOrder';
+import { simplifyFormValue } from '../../../shared/output/simplify';
+import { optionsCollection } from '../../../shared/requestOptions';
+import { fileIdParameter, simplifyParameter } from '../../descriptions/common';
 import { requireBoolean } from '../../helpers/validation';
 import { readFileId } from './records';
-import { getFormValues } from '../../helpers/values';
 
 const properties: INodeProperties[] = [fileIdParameter, simplifyParameter, optionsCollection()];
 
@@ -21,6 +22,6 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const fileId = readFileId(this, itemIndex);
 	const simplify = requireBoolean(this, itemIndex, 'Simplify', this.getNodeParameter('simplify', itemIndex, true));
-	const forms = await getFormValues.call(this, fileId, itemIndex);
+	const forms = await getFormValues.call(this, fileId, { itemIndex });
 	return forms.map((form) => ({ json: simplify ? simplifyFormValue(form) : withLeadingKeys(form, FORM_LEADING_KEYS) }));
 }

@@ -6,13 +6,16 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { fileIdParameter, optionsCollection } from '../../descriptions/common';
-import { NEW_LINE } from '../../helpers/lists';
-import { requireOneOf, requireTextList } from '../../helpers/validation';
-import { apiRequest, idempotencyKey } from '../../transport';
+import type { ExportStatus, ExportStatusReport } from '../../../shared/api';
+import { reportExportStatus } from '../../../shared/api';
+import { NEW_LINE } from '../../../shared/lists';
+import { optionsCollection } from '../../../shared/requestOptions';
+import { fileIdParameter } from '../../descriptions/common';
+import { requireTextList } from '../../helpers/listParameters';
+import { requireOneOf } from '../../helpers/validation';
 import { readFileId } from './records';
 
-const EXPORT_STATUSES = ['completed', 'empty', 'error', 'exporting'] as const;
+const EXPORT_STATUSES: readonly ExportStatus[] = ['completed', 'empty', 'error', 'exporting'];
 
 const properties: INodeProperties[] = [
 	{ ...fileIdParameter, description: 'The file whose export to report' },
@@ -79,7 +82,7 @@ export async function execute(
 	);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
-	const body: IDataObject = { integrationExportStatus: status };
+	const body: ExportStatusReport = { integrationExportStatus: status };
 	const messages = requireTextList(
 		this,
 		itemIndex,
@@ -89,14 +92,8 @@ export async function execute(
 		'messages, one per line, or an array of texts',
 	);
 	if (messages.length > 0) body.integrationExportMessages = messages;
-	const answer = await apiRequest.call(this, {
-		method: 'PATCH',
-		path: `/files/${encodeURIComponent(fileId)}`,
-		body,
-		idempotencyKey: idempotencyKey(this, itemIndex, 'file.reportExportStatus', body),
-		itemIndex,
-	});
-	const exportInfo = (answer.exportInfo ?? {}) as IDataObject;
+	const answer = await reportExportStatus.call(this, fileId, body, { itemIndex });
+	const exportInfo = answer.exportInfo ?? {};
 	return [
 		{
 			json: {

@@ -6,10 +6,13 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { fileIdParameter, optionsCollection } from '../../descriptions/common';
-import { COMMA_OR_NEW_LINE } from '../../helpers/lists';
-import { requireBoolean, requireObjectId, requireOneOf, requireTextList, requireUuid } from '../../helpers/validation';
-import { apiRequest, idempotencyKey } from '../../transport';
+import type { RerunNotification, RerunOptions, RerunRequest } from '../../../shared/api';
+import { rerunExtraction } from '../../../shared/api';
+import { COMMA_OR_NEW_LINE } from '../../../shared/lists';
+import { optionsCollection } from '../../../shared/requestOptions';
+import { fileIdParameter } from '../../descriptions/common';
+import { requireObjectId, requireTextList, requireUuid } from '../../helpers/listParameters';
+import { given, requireBoolean, requireOneOf } from '../../helpers/validation';
 import { readFileId } from './records';
 
 const properties: INodeProperties[] = [
@@ -94,9 +97,8 @@ const REFERENCE_ENTITY_NAMES = ['FILE', 'SCHEMA'] as const;
 const REFERENCE_ENTITY_ACTIONS = ['CREATE', 'DELETE', 'UPDATE'] as const;
 
 /** The completion notification's settings, checked; undefined when none was given. */
-function notificationOf(context: IExecuteFunctions, itemIndex: number, options: IDataObject): IDataObject | undefined {
-	const given = (value: unknown) => value !== undefined && value !== null && value !== '';
-	const notification: IDataObject = {};
+function notificationOf(context: IExecuteFunctions, itemIndex: number, options: IDataObject): RerunNotification | undefined {
+	const notification: RerunNotification = {};
 	if (given(options.shouldSendOnCompletion)) {
 		notification.shouldSendOnCompletion = requireBoolean(context, itemIndex, 'Notify on Completion', options.shouldSendOnCompletion);
 	}
@@ -129,8 +131,8 @@ function notificationOf(context: IExecuteFunctions, itemIndex: number, options: 
 	return Object.keys(notification).length > 0 ? notification : undefined;
 }
 
-function rerunOptions(context: IExecuteFunctions, itemIndex: number, options: IDataObject): IDataObject | undefined {
-	const result: IDataObject = {};
+function rerunOptions(context: IExecuteFunctions, itemIndex: number, options: IDataObject): RerunOptions | undefined {
+	const result: RerunOptions = {};
 	const fields = requireTextList(
 		context,
 		itemIndex,
@@ -163,16 +165,10 @@ export async function execute(
 	);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
-	const body: IDataObject = { fileId, backgroundRerun };
+	const body: RerunRequest = { fileId, backgroundRerun };
 	const extra = rerunOptions(this, itemIndex, options);
 	if (extra) body.rerunOptions = extra;
-	const answer = await apiRequest.call(this, {
-		method: 'PATCH',
-		path: '/files/schema/rerun',
-		body,
-		idempotencyKey: idempotencyKey(this, itemIndex, 'file.rerunExtraction', body),
-		itemIndex,
-	});
+	const answer = await rerunExtraction.call(this, body, { itemIndex });
 	return [
 		{
 			json: {

@@ -6,32 +6,13 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	fileIdParameter,
-	inputModeOf,
-	inputModeParameter,
-	optionsCollection,
-	simplifyParameter,
-} from '../../descriptions/common';
+import type { FieldValue } from '../../../shared/api';
+import { updateFormValues } from '../../../shared/api';
+import { valuesField } from '../../../shared/output/values';
+import { optionsCollection } from '../../../shared/requestOptions';
+import { fileIdParameter, inputModeOf, inputModeParameter, simplifyParameter } from '../../descriptions/common';
 import { invalidParameter, requireBoolean, requireJson, requireOneOf } from '../../helpers/validation';
-import { apiRequest, idempotencyKey } from '../../transport';
 import { readFileId } from './records';
-import { valuesField } from '../../helpers/values';
-
-/** One value to write: the field's title (as the file's values name it) and its new value. */
-export interface FieldValue {
-	title: string;
-	value: unknown;
-}
-
-/**
- * The body of PATCH /files/{fileId}/values. The specification references this endpoint without
- * showing its body; this is our documented assumption (README), kept here only:
- * `{ fields: [{ title, value }, …] }`, `value: null` clearing a field.
- */
-function valuesUpdateBody(fields: FieldValue[]): IDataObject {
-	return { fields: fields.map(({ title, value }) => ({ title, value })) as IDataObject[] };
-}
 
 const properties: INodeProperties[] = [
 	{ ...fileIdParameter, description: 'The file whose extracted values to change' },
@@ -196,14 +177,7 @@ export async function execute(
 	}
 	const simplify = requireBoolean(this, itemIndex, 'Simplify', this.getNodeParameter('simplify', itemIndex, true));
 
-	const body = valuesUpdateBody(fields);
-	await apiRequest.call(this, {
-		method: 'PATCH',
-		path: `/files/${encodeURIComponent(fileId)}/values`,
-		body,
-		idempotencyKey: idempotencyKey(this, itemIndex, 'file.updateValues', body),
-		itemIndex,
-	});
+	await updateFormValues.call(this, fileId, fields, { itemIndex });
 	const values = await valuesField.call(this, fileId, itemIndex, simplify);
 	return [{ json: { fileId, updatedFields: fields.map(({ title }) => title), ...values } }];
 }

@@ -1,15 +1,17 @@
 import type {
-	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { objectIdCheck, optionsCollection } from '../../descriptions/common';
-import { currentSchemaIds, listFileTypes } from '../../helpers/fileTypes';
-import { requireObjectId, requireOneOf } from '../../helpers/validation';
-import { apiRequest, idempotencyKey } from '../../transport';
+import type { FileTypeApproval } from '../../../shared/api';
+import { approveFileType, listFileTypes } from '../../../shared/api';
+import { optionsCollection } from '../../../shared/requestOptions';
+import { objectIdCheck } from '../../descriptions/common';
+import { currentSchemaIds } from '../../helpers/fileTypes';
+import { requireObjectId } from '../../helpers/listParameters';
+import { requireOneOf } from '../../helpers/validation';
 
 const properties: INodeProperties[] = [
 	{
@@ -81,7 +83,7 @@ export const description = updateDisplayOptions(displayOptions, properties);
 async function idsOfFileType(
 	this: IExecuteFunctions,
 	itemIndex: number,
-): Promise<IDataObject> {
+): Promise<FileTypeApproval> {
 	const fileTypeId = requireObjectId(
 		this,
 		itemIndex,
@@ -116,7 +118,7 @@ export async function execute(
 		'fileType',
 		'ids',
 	] as const);
-	const chosen: IDataObject =
+	const chosen: FileTypeApproval =
 		approveBy === 'ids'
 			? {
 					blueprintId: requireObjectId(this, itemIndex, 'Blueprint ID', this.getNodeParameter('blueprintId', itemIndex)),
@@ -124,12 +126,6 @@ export async function execute(
 				}
 			: await idsOfFileType.call(this, itemIndex);
 	const body = { blueprintId: chosen.blueprintId, schemaId: chosen.schemaId };
-	const response = await apiRequest.call(this, {
-		method: 'PATCH',
-		path: '/file-type/approve',
-		body,
-		idempotencyKey: idempotencyKey(this, itemIndex, 'fileType.approve', body),
-		itemIndex,
-	});
+	const response = await approveFileType.call(this, body, { itemIndex });
 	return [{ json: { success: response.success ?? true, ...chosen } }];
 }

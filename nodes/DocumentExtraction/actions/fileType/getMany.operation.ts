@@ -1,15 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { listFileTypes } from '../../../shared/api';
+import { optionsCollection } from '../../../shared/requestOptions';
 import {
-	optionsCollection,
 	resultLimit,
 	returnAllParameters,
 	simplifyParameter,
 	sortChoice,
 	sortOptions,
 } from '../../descriptions/common';
-import { listFileTypes, simplifyFileType } from '../../helpers/fileTypes';
+import { simplifyFileType } from '../../helpers/fileTypes';
 import { requireBoolean } from '../../helpers/validation';
 
 const SORT_FIELDS = [

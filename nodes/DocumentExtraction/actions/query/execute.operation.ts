@@ -6,15 +6,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	DOCUMENTATION_URL,
-	optionsCollection,
-	resultLimit,
-	returnAllParameters,
-} from '../../descriptions/common';
-import { requireBoolean, requireIdList, requireJson, requireNumber, requireOneOf } from '../../helpers/validation';
+import { executeQuery } from '../../../shared/api';
+import { optionsCollection } from '../../../shared/requestOptions';
+import { DOCUMENTATION_URL, resultLimit, returnAllParameters } from '../../descriptions/common';
+import { requireIdList } from '../../helpers/listParameters';
+import { requireBoolean, requireJson, requireNumber, requireOneOf } from '../../helpers/validation';
 import type { Violation } from '../../transport';
-import { apiRequest, describeViolation } from '../../transport';
+import { describeViolation } from '../../transport';
 
 /** The example configuration the editor starts with: it runs in any workspace. */
 const EXAMPLE_QUERY_CONFIG = `{
@@ -125,14 +123,6 @@ const displayOptions = { show: { resource: ['query'], operation: ['execute'] } }
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-
-interface QueryPage {
-	data: IDataObject[];
-	headers: IDataObject;
-	executionTimeMs: number;
-	errors: Violation[];
-}
-
 /** The configuration to send: the JSON, with the Document Types and Folders helpers applied. */
 function buildQueryConfig(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	const queryConfig = {
@@ -143,17 +133,6 @@ function buildQueryConfig(this: IExecuteFunctions, itemIndex: number): IDataObje
 	const folders = requireIdList(this, itemIndex, 'Folders', this.getNodeParameter('folderIds', itemIndex, ''), 'objectId');
 	if (folders.length) queryConfig.foldersContext = folders;
 	return queryConfig;
-}
-
-function readPage(body: IDataObject): QueryPage {
-	return {
-		data: Array.isArray(body.data)
-			? (body.data as unknown[]).map((row) => (row && typeof row === 'object' ? (row as IDataObject) : { value: row as string }))
-			: [],
-		headers: body.headers && typeof body.headers === 'object' ? (body.headers as IDataObject) : {},
-		executionTimeMs: typeof body.executionTimeMs === 'number' ? body.executionTimeMs : 0,
-		errors: Array.isArray(body.errors) ? (body.errors as Violation[]) : [],
-	};
 }
 
 function queryErrorsFailure(this: IExecuteFunctions, errors: Violation[], itemIndex: number): NodeOperationError {
@@ -200,17 +179,11 @@ export async function execute(
 	let offset = requireNumber(this, itemIndex, 'Offset', options.offset ?? 0, { min: 0, integer: true }, 'a whole number, 0 or more');
 	for (let page = 0; page < MAX_PAGES; page++) {
 		const requested = limit ?? pageSize;
-		const body = await apiRequest.call(this, {
-			method: 'POST',
-			path: '/query/execute',
-			body: {
-				queryConfig,
-				options: { limit: requested, offset, ...(skipCache ? { skipCache: true } : {}) },
-			},
-			safeToRepeat: true,
-			itemIndex,
-		});
-		const answer = readPage(body);
+		const answer = await executeQuery.call(
+			this,
+			{ queryConfig, options: { limit: requested, offset, ...(skipCache ? { skipCache: true } : {}) } },
+			{ itemIndex },
+		);
 		if (answer.errors.length && !ignoreQueryErrors) {
 			throw queryErrorsFailure.call(this, answer.errors, itemIndex);
 		}

@@ -6,13 +6,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { inputModeOf, inputModeParameter, optionsCollection } from '../../descriptions/common';
-import { COMMA_OR_NEW_LINE } from '../../helpers/lists';
-import { invalidParameter, requireJson, requireObjectId, requireTextList } from '../../helpers/validation';
-import { apiRequest, idempotencyKey } from '../../transport';
+import { ENDPOINTS, endpointName, patchSchemaFields } from '../../../shared/api';
+import { COMMA_OR_NEW_LINE } from '../../../shared/lists';
+import { optionsCollection } from '../../../shared/requestOptions';
+import { inputModeOf, inputModeParameter } from '../../descriptions/common';
+import { requireObjectId, requireTextList } from '../../helpers/listParameters';
+import { invalidParameter, requireJson } from '../../helpers/validation';
 
-const DEPRECATION =
-	'The API has deprecated PATCH /schemas, which this operation calls, and will remove it in a future version';
+const DEPRECATION = `The API has deprecated ${endpointName(ENDPOINTS.patchSchemaFields)}, which this operation calls, and will remove it in a future version`;
 
 const FIELD_TYPES = ['STRING', 'NUMBER', 'BOOLEAN', 'DATE', 'OBJECT'];
 
@@ -203,14 +204,7 @@ export async function execute(
 				)
 			: checkedFields.call(this, itemIndex, 'Fields', fieldsFromForm.call(this, itemIndex));
 
-	const body = { schemaId, fields };
-	const response = await apiRequest.call(this, {
-		method: 'PATCH',
-		path: '/schemas',
-		body,
-		idempotencyKey: idempotencyKey(this, itemIndex, 'schema.updateFields', body),
-		itemIndex,
-	});
+	const response = await patchSchemaFields.call(this, { schemaId, fields }, { itemIndex });
 	if (typeof this.addExecutionHints === 'function') {
 		this.addExecutionHints({ message: `${DEPRECATION}.`, type: 'warning', location: 'outputPane' });
 	}

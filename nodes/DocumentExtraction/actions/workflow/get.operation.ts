@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { objectIdCheck, optionsCollection } from '../../descriptions/common';
-import { objectAt } from '../../helpers/response';
-import { requireObjectId } from '../../helpers/validation';
-import { apiRequest } from '../../transport';
+import { getWorkflow } from '../../../shared/api';
+import { optionsCollection } from '../../../shared/requestOptions';
+import { objectIdCheck } from '../../descriptions/common';
+import { requireObjectId } from '../../helpers/listParameters';
 
 const properties: INodeProperties[] = [
 	{
@@ -34,10 +34,5 @@ export async function execute(
 		'Workflow',
 		this.getNodeParameter('workflowId', itemIndex, '', { extractValue: true }),
 	);
-	const response = await apiRequest.call(this, {
-		method: 'GET',
-		path: `/workflows/${encodeURIComponent(workflowId)}`,
-		itemIndex,
-	});
-	return [{ json: objectAt(this, response, 'workflow', 'the workflow request', itemIndex) }];
+	return [{ json: await getWorkflow.call(this, workflowId, { itemIndex }) }];
 }

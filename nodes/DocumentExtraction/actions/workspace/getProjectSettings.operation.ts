@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { optionsCollection } from '../../descriptions/common';
-import { apiRequest } from '../../transport';
+import { getProjectSettings } from '../../../shared/api';
+import { optionsCollection } from '../../../shared/requestOptions';
 
 const properties: INodeProperties[] = [optionsCollection()];
 
@@ -15,6 +15,5 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const settings = await apiRequest.call(this, { method: 'GET', path: '/project/setting', itemIndex });
-	return [{ json: settings }];
+	return [{ json: await getProjectSettings.call(this, { itemIndex }) }];
 }

@@ -1,9 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { optionsCollection } from '../../descriptions/common';
-import { objectAt } from '../../helpers/response';
-import { apiRequest } from '../../transport';
+import { getSubscription } from '../../../shared/api';
+import { optionsCollection } from '../../../shared/requestOptions';
 
 const properties: INodeProperties[] = [optionsCollection()];
 
@@ -16,6 +15,5 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const response = await apiRequest.call(this, { method: 'GET', path: '/subscription', itemIndex });
-	return [{ json: objectAt(this, response, 'subscription', 'the subscription request', itemIndex) }];
+	return [{ json: await getSubscription.call(this, { itemIndex }) }];
 }

@@ -1,0 +1,200 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { optionsCollection, transferSpeedOptions } from '../../../../shared/requestOptions';
+import { batchingOption } from '../../../descriptions/batching';
+import { binaryPropertyParameter, simplifyParameter } from '../../../descriptions/common';
+import { ocrModelParameter } from '../../../descriptions/ocrModels';
+
+/** Part sizes the API accepts (as S3 multipart uploads: 5 MB to 5 GB, except a smaller last part). */
+export const MIN_PART_SIZE_MB = 5;
+export const MAX_PART_SIZE_MB = 5120;
+export const MAX_PART_CONCURRENCY = 32;
+
+/** Upload's parameters, as the editor shows them; parameters.ts reads and checks them. */
+const properties: INodeProperties[] = [
+	binaryPropertyParameter,
+	{
+		displayName: 'Wait for Completion',
+		name: 'waitForCompletion',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to wait until the service has processed the file and output the processed file(s). When off, the node outputs the upload ID at once; continue later with Get Upload Status.',
+	},
+	{
+		displayName: 'Include Extracted Values',
+		name: 'includeExtractedValues',
+		type: 'boolean',
+		default: true,
+		description: 'Whether to add the values extracted from each processed file to its output item',
+		displayOptions: { show: { waitForCompletion: [true] } },
+	},
+	{
+		...simplifyParameter,
+		displayOptions: { show: { waitForCompletion: [true], includeExtractedValues: [true] } },
+	},
+	optionsCollection([
+		...transferSpeedOptions,
+		{
+			displayName: 'API Request ID',
+			name: 'apiRequestId',
+			type: 'string',
+			default: '',
+			description:
+				'Groups files uploaded together (sent back on callbacks as api_request_id). For a ZIP without it, the ZIP file ID is used.',
+		},
+		batchingOption,
+		{
+			displayName: 'Callback URL',
+			name: 'callbackURL',
+			type: 'string',
+			default: '',
+			placeholder: 'https://example.com/webhook',
+			description:
+				"HTTPS URL the service calls when processing ends. Overrides the API key's default callback URL.",
+		},
+		{
+			displayName: 'Delete After 24 Hours',
+			name: 'isEphemeral',
+			type: 'boolean',
+			default: false,
+			description: 'Whether the file and all its data are deleted 24 hours after upload (ephemeral)',
+		},
+		{
+			displayName: 'Destination Path',
+			name: 'destinationPath',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. invoices/2024/march',
+			description: 'Slash-separated folder path; missing folders are created. May be combined with Directory ID.',
+		},
+		{
+			displayName: 'Directory ID',
+			name: 'directoryId',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 6650a00000000000000d0001',
+			description: 'The directory (folder) to put the file in: 24 hexadecimal characters',
+		},
+		{
+			displayName: 'File Name',
+			name: 'fileName',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. invoice-0042.pdf',
+			description: "Name to give the file, with its extension. Default: the binary's file name.",
+		},
+		{
+			displayName: 'Keep ZIP File Name',
+			name: 'retainOriginalZipFileName',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether files extracted from a ZIP keep the archive name (sanitised, up to 255 characters) as zipArchiveName. Ignored for other files.',
+		},
+		{
+			displayName: 'Lock Schema',
+			name: 'schemaLocking',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to lock the schema after upload',
+		},
+		{
+			displayName: 'MIME Type',
+			name: 'mimeType',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. application/pdf',
+			description: "MIME type of the file. Default: the binary's MIME type.",
+		},
+		{
+			displayName: 'Multipart Threshold (MB)',
+			name: 'multipartThreshold',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 100,
+			description:
+				'With Multipart Upload "Auto", files larger than this are sent in parts. 1 MB = 1,048,576 bytes.',
+		},
+		{
+			displayName: 'Multipart Upload',
+			name: 'multipart',
+			type: 'options',
+			options: [
+				{
+					name: 'Auto',
+					value: 'auto',
+					description: 'In parts when the file is larger than the Multipart Threshold',
+				},
+				{ name: 'Always', value: 'always', description: 'Always in parts' },
+				{ name: 'Never', value: 'never', description: 'Always in one request' },
+			],
+			default: 'auto',
+			description:
+				'How the file is sent. Parts are read one at a time from n8n\'s binary storage, so large files need little memory.',
+		},
+		ocrModelParameter,
+		{
+			displayName: 'Page Count',
+			name: 'pageCount',
+			type: 'number',
+			typeOptions: { minValue: 1, numberPrecision: 0 },
+			default: 1,
+			description: 'Number of pages, used by the service to check page limits early',
+		},
+		{
+			displayName: 'Part Concurrency',
+			name: 'partConcurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_PART_CONCURRENCY, numberPrecision: 0 },
+			default: 4,
+			description: 'How many parts of a multipart upload are sent at the same time',
+		},
+		{
+			displayName: 'Part Size (MB)',
+			name: 'partSize',
+			type: 'number',
+			typeOptions: { minValue: MIN_PART_SIZE_MB, maxValue: MAX_PART_SIZE_MB },
+			default: 10,
+			description:
+				'Size of each part of a multipart upload. Memory used while sending is about Part Size x Part Concurrency.',
+		},
+		{
+			displayName: 'Poll Interval (Seconds)',
+			name: 'pollInterval',
+			type: 'number',
+			typeOptions: { minValue: 0.5, numberPrecision: 1 },
+			default: 5,
+			description:
+				'How often to ask for the processing status while waiting for completion. The first checks come sooner (after 1 second, then doubling up to this interval).',
+		},
+		{
+			displayName: 'Split Document',
+			name: 'isSplit',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to split a document that holds several documents into separate files',
+		},
+		{
+			displayName: 'Split Excel by Worksheet',
+			name: 'isSplitExcel',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to split an Excel file into one file per worksheet',
+		},
+		{
+			displayName: 'Wait Timeout (Seconds)',
+			name: 'waitTimeout',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 300,
+			description:
+				'How long Wait for Completion waits for processing, status checks and their retries included, before failing with the upload ID (continue with Get Upload Status)',
+		},
+	]),
+];
+
+const displayOptions = { show: { resource: ['file'], operation: ['upload'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);

@@ -1,0 +1,220 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { UploadRequest } from '../../../../shared/api';
+import type { BinarySource } from '../../../helpers/binary';
+import { MIME_TYPE_PATTERN, binarySource } from '../../../helpers/binary';
+import { requireObjectId } from '../../../helpers/listParameters';
+import {
+	given,
+	invalidParameter,
+	optionalText,
+	requireBoolean,
+	requireHttpsUrl,
+	requireNumber,
+	requireOneOf,
+	requirePositiveInteger,
+	requireText,
+} from '../../../helpers/validation';
+import { MAX_PART_CONCURRENCY, MAX_PART_SIZE_MB, MIN_PART_SIZE_MB } from './description';
+import type { MultipartSettings } from './multipart';
+import { BYTES_PER_MB } from './multipart';
+
+/** Upload's parameters read and checked for one item, before anything is sent. */
+
+/** The Options collection as n8n hands it over: an expression may have put any value in any field. */
+export type UploadOptions = Record<string, unknown>;
+
+const MULTIPART_MODES = ['auto', 'always', 'never'] as const;
+
+/**
+ * The binary to upload, with the name and MIME type it is sent under (the options override the
+ * binary's own). An empty file is refused: the service cannot extract anything from it.
+ */
+export async function uploadSource(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	binaryPropertyName: string,
+	options: UploadOptions,
+): Promise<{ source: BinarySource; fileName: string; fileType: string }> {
+	const source = await binarySource(context, itemIndex, binaryPropertyName);
+	if (source.fileSize === 0) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`The file${source.fileName ? ` "${source.fileName}"` : ''} in the binary field "${binaryPropertyName}" of item ${itemIndex} is empty (0 bytes): nothing was uploaded`,
+			{
+				itemIndex,
+				description:
+					'The service cannot extract anything from an empty file. Check the node that produced the binary (a failed download or an empty attachment often gives 0 bytes).',
+			},
+		);
+	}
+	// An override given as an option is checked as given; without one, the binary's name is used.
+	const fileName = given(options.fileName) ? requireText(context, itemIndex, 'File Name', options.fileName) : source.fileName.trim();
+	if (!fileName) {
+		throw invalidParameter(
+			context,
+			itemIndex,
+			'File Name',
+			fileName,
+			'a file name: the binary has none, so set "File Name" in the options',
+		);
+	}
+	const fileType = given(options.mimeType) ? requireText(context, itemIndex, 'MIME Type', options.mimeType) : source.mimeType.trim();
+	return { source, fileName, fileType };
+}
+
+/** Boolean fields of the upload request, as the API names them, with their parameter names. */
+const UPLOAD_FLAGS: Array<[field: string, parameter: string]> = [
+	['isSplit', 'Split Document'],
+	['isSplitExcel', 'Split Excel by Worksheet'],
+	['isEphemeral', 'Delete After 24 Hours'],
+	['retainOriginalZipFileName', 'Keep ZIP File Name'],
+	['schemaLocking', 'Lock Schema'],
+];
+
+/** Folder names the service creates are directory names: 1 to 255 characters. */
+const MAX_FOLDER_NAME_LENGTH = 255;
+
+/** The path without leading and trailing slashes, in one pass (no regular expression). */
+function withoutOuterSlashes(path: string): string {
+	let start = 0;
+	let end = path.length;
+	while (start < end && path[start] === '/') start += 1;
+	while (end > start && path[end - 1] === '/') end -= 1;
+	return path.slice(start, end);
+}
+
+/**
+ * The Destination Path: folder names separated by "/", none empty, none "." or ".." (also when
+ * percent-encoded), no backslash, no control characters.
+ */
+function destinationPath(context: IExecuteFunctions, itemIndex: number, value: unknown): string {
+	const path = optionalText(context, itemIndex, 'Destination Path', value);
+	const decoded = (segment: string) => {
+		try {
+			return decodeURIComponent(segment);
+		} catch {
+			return segment;
+		}
+	};
+	const segments = withoutOuterSlashes(path).split('/');
+	const bad =
+		path.includes('\\') ||
+		segments.some((segment) => {
+			const name = decoded(segment).trim();
+			return name === '' || name === '.' || name === '..' || segment.length > MAX_FOLDER_NAME_LENGTH;
+		});
+	if (bad) {
+		throw invalidParameter(
+			context,
+			itemIndex,
+			'Destination Path',
+			value,
+			`folder names of 1 to ${MAX_FOLDER_NAME_LENGTH} characters separated by "/" (no "\\", no empty, "." or ".." names)`,
+		);
+	}
+	return path;
+}
+
+/** The upload request body, checked before anything is sent. */
+export function uploadBody(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	fileName: string,
+	fileType: string,
+	options: UploadOptions,
+): UploadRequest {
+	const body: UploadRequest = {
+		fileName: requireText(context, itemIndex, 'File Name', fileName),
+		fileType: requireText(context, itemIndex, 'MIME Type', fileType),
+		// Listed as required in one place of the specification and optional in another: always sent.
+		isSplit: false,
+		schemaLocking: false,
+	};
+	if (!MIME_TYPE_PATTERN.test(fileType)) {
+		throw invalidParameter(context, itemIndex, 'MIME Type', fileType, 'a MIME type such as application/pdf');
+	}
+	for (const [field, parameter] of UPLOAD_FLAGS) {
+		if (options[field] !== undefined) body[field] = requireBoolean(context, itemIndex, parameter, options[field]);
+	}
+	if (given(options.callbackURL)) {
+		body.callbackURL = requireHttpsUrl(context, itemIndex, 'Callback URL', options.callbackURL);
+	}
+	if (given(options.directoryId)) {
+		body.directoryId = requireObjectId(context, itemIndex, 'Directory ID', options.directoryId);
+	}
+	if (given(options.destinationPath)) {
+		body.destinationPath = destinationPath(context, itemIndex, options.destinationPath);
+	}
+	if (options.pageCount !== undefined) {
+		body.pageCount = requirePositiveInteger(context, itemIndex, 'Page Count', options.pageCount);
+	}
+	if (given(options.apiRequestId)) {
+		body.apiRequestId = requireText(context, itemIndex, 'API Request ID', options.apiRequestId);
+	}
+	const ocrModel =
+		options.ocrModel !== null && typeof options.ocrModel === 'object' && !Array.isArray(options.ocrModel)
+			? (options.ocrModel as IDataObject).value
+			: options.ocrModel;
+	if (given(ocrModel)) {
+		body.ocrModel = requireText(context, itemIndex, 'OCR Model', ocrModel);
+	}
+	return body;
+}
+
+/** How Wait for Completion asks for the status: the poll interval and the Wait Timeout, in ms. */
+export function waitSettings(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	options: UploadOptions,
+): { pollIntervalMs: number; timeoutMs: number } {
+	const pollIntervalMs =
+		requireNumber(context, itemIndex, 'Poll Interval (Seconds)', options.pollInterval ?? 5, { min: 0.5 }, 'a number of seconds, 0.5 or more') *
+		1000;
+	const timeoutMs =
+		requireNumber(context, itemIndex, 'Wait Timeout (Seconds)', options.waitTimeout ?? 300, { min: 1 }, 'a number of seconds, 1 or more') *
+		1000;
+	return { pollIntervalMs, timeoutMs };
+}
+
+/**
+ * The multipart settings when this file goes in parts, else undefined. Every setting is checked,
+ * whether this file needs it or not: a bad value should not wait for the first large file.
+ */
+export function multipartSettings(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	options: UploadOptions,
+	fileSize: number,
+): MultipartSettings | undefined {
+	const mode = requireOneOf(context, itemIndex, 'Multipart Upload', options.multipart ?? 'auto', MULTIPART_MODES);
+	const thresholdMB = requireNumber(
+		context,
+		itemIndex,
+		'Multipart Threshold (MB)',
+		options.multipartThreshold ?? 100,
+		{ min: 0 },
+		'a number of MB, 0 or more',
+	);
+	const partSizeMB = requireNumber(
+		context,
+		itemIndex,
+		'Part Size (MB)',
+		options.partSize ?? 10,
+		{ min: MIN_PART_SIZE_MB, max: MAX_PART_SIZE_MB },
+		`a number of MB from ${MIN_PART_SIZE_MB} to ${MAX_PART_SIZE_MB}`,
+	);
+	const concurrency = requireNumber(
+		context,
+		itemIndex,
+		'Part Concurrency',
+		options.partConcurrency ?? 4,
+		{ min: 1, max: MAX_PART_CONCURRENCY, integer: true },
+		`a whole number from 1 to ${MAX_PART_CONCURRENCY}`,
+	);
+	if (mode === 'never' || (mode === 'auto' && fileSize <= thresholdMB * BYTES_PER_MB)) {
+		return undefined;
+	}
+	return { partSizeMB, concurrency };
+}

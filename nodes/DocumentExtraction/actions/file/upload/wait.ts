@@ -1,0 +1,107 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { UploadStatus } from '../../../../shared/api';
+import { getUploadStatus } from '../../../../shared/api';
+import type { UploadProgress } from '../../../helpers/uploadStatus';
+import { readUploadStatus } from '../../../helpers/uploadStatus';
+import { cancelledError, isCancelled, isEndedByDeadline, pause, trimTrailingStops, waitClock } from '../../../transport';
+
+/** Wait for Completion: asks for the status of an upload until processing ends or the Wait Timeout passes. */
+
+const FIRST_STATUS_CHECK_MS = 1000;
+/** The last status check of a wait gets at least this much of the Wait Timeout. */
+const LAST_STATUS_CHECK_MS = 1000;
+
+interface WaitOptions {
+	uploadId: string;
+	/** For messages: the name of what was uploaded. */
+	fileName: string;
+	expectZip: boolean;
+	pollIntervalMs: number;
+	timeoutMs: number;
+	itemIndex: number;
+}
+
+/** Errors of the wait carry the upload ID (error.context.uploadId) and say how to continue. */
+function uploadedButUnfinished(
+	context: IExecuteFunctions,
+	options: WaitOptions,
+	message: string,
+	description: string,
+): NodeOperationError {
+	const error = new NodeOperationError(context.getNode(), message, {
+		itemIndex: options.itemIndex,
+		description,
+	});
+	error.context.uploadId = options.uploadId;
+	return error;
+}
+
+/**
+ * Polls GET /uploads/{uploadId} until processing ends or the Wait Timeout passes; the timeout
+ * bounds the whole wait, status requests and their retries included. A timeout, a status check
+ * that keeps failing or a failed upload throws an error that carries the uploadId
+ * (error.context.uploadId) and says how to continue.
+ */
+export async function waitForUpload(
+	this: IExecuteFunctions,
+	options: WaitOptions,
+): Promise<UploadProgress> {
+	const deadline = waitClock.now() + options.timeoutMs;
+	const timeoutText = `${Math.round(options.timeoutMs / 1000)} seconds`;
+	const continueWith = `The file was uploaded: continue with the Get Upload Status operation and upload ID ${options.uploadId}.`;
+	// Small documents are often done within a second or two: ask early, then back off to the interval.
+	let nextPauseMs = Math.min(FIRST_STATUS_CHECK_MS, options.pollIntervalMs);
+	let progress: UploadProgress;
+	for (;;) {
+		let status: UploadStatus;
+		try {
+			status = await getUploadStatus.call(this, options.uploadId, {
+				itemIndex: options.itemIndex,
+				deadline: { at: deadline, note: `The Wait Timeout of ${timeoutText} is over` },
+			});
+		} catch (error) {
+			if (isCancelled(this)) throw cancelledError(this);
+			const cause = trimTrailingStops((error as Error).message ?? 'unknown error');
+			if (isEndedByDeadline(error) || waitClock.now() >= deadline) {
+				throw uploadedButUnfinished(
+					this,
+					options,
+					`Processing of "${options.fileName}" did not finish within ${timeoutText}: the last status check got no answer in time (${cause}). ${continueWith}`,
+					`Upload ID: ${options.uploadId}. Raise "Wait Timeout" in the options to wait longer, or turn off "Wait for Completion".`,
+				);
+			}
+			throw uploadedButUnfinished(
+				this,
+				options,
+				`Could not read the processing status of "${options.fileName}": ${cause}. ${continueWith}`,
+				`Upload ID: ${options.uploadId}. Nothing needs to be uploaded again.`,
+			);
+		}
+		progress = readUploadStatus(status, options.expectZip);
+		if (progress.state !== 'processing') break;
+		const remaining = deadline - waitClock.now();
+		if (remaining <= LAST_STATUS_CHECK_MS) {
+			throw uploadedButUnfinished(
+				this,
+				options,
+				`Processing of "${options.fileName}" did not finish within ${timeoutText}${progress.lastStep ? ` (last step: ${progress.lastStep})` : ''}. ${continueWith}`,
+				`Upload ID: ${options.uploadId}. Raise "Wait Timeout" in the options to wait longer, or turn off "Wait for Completion".`,
+			);
+		}
+		await pause(this, Math.min(nextPauseMs, remaining - LAST_STATUS_CHECK_MS));
+		nextPauseMs = Math.min(nextPauseMs * 2, options.pollIntervalMs);
+	}
+
+	// A ZIP whose members failed one by one still answers an item per member, each saying why.
+	if (progress.state === 'failed' && progress.failed.length === 0) {
+		throw uploadedButUnfinished(
+			this,
+			options,
+			`Processing of "${options.fileName}" failed: ${progress.errorReason ?? 'no reason given'} (upload ID ${options.uploadId})`,
+			`Upload ID: ${options.uploadId}`,
+		);
+	}
+	return progress;
+}

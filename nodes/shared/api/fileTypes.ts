@@ -1,0 +1,73 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { ApiContext } from '../../DocumentExtraction/transport';
+import { apiRequestAllItems, listAt } from '../../DocumentExtraction/transport';
+import { ENDPOINTS, sendWrite } from './endpoints';
+import type { SortOrder, SuccessAnswer, WriteCall } from './types';
+
+/** A file type (api-spec: File type), with its current schema version. */
+interface FileType extends IDataObject {
+	id?: string;
+	name?: string;
+	description?: string;
+	classId?: string;
+	className?: string;
+	isDeleted?: boolean;
+	isPublished?: boolean;
+	mode?: string;
+	usageApprovalState?: string;
+	currentSchemaVersion?: IDataObject;
+	createdAt?: string;
+	updatedAt?: string;
+}
+
+interface FileTypeListOptions {
+	/** Stop after this many file types; undefined reads every page. */
+	limit?: number;
+	sortBy?: string;
+	sortOrder?: SortOrder;
+	itemIndex?: number;
+}
+
+/** GET /file-type, every page (page and limit; the cursor mode is not used): lists, pickers and lookups. */
+export async function listFileTypes(this: ApiContext, options: FileTypeListOptions = {}): Promise<FileType[]> {
+	return await apiRequestAllItems.call(
+		this,
+		{
+			...ENDPOINTS.listFileTypes,
+			qs: { sortBy: options.sortBy ?? 'createdAt', sortOrder: options.sortOrder ?? 'ASC' },
+			itemIndex: options.itemIndex,
+		},
+		{ extract: listAt('fileTypes'), limit: options.limit },
+	);
+}
+
+/** PATCH /file-type/approve body: a file type's schema version. */
+export interface FileTypeApproval extends IDataObject {
+	blueprintId: string;
+	schemaId: string;
+}
+
+/** PATCH /file-type/approve. */
+export async function approveFileType(
+	this: IExecuteFunctions,
+	body: FileTypeApproval,
+	{ itemIndex }: WriteCall,
+): Promise<SuccessAnswer> {
+	return (await sendWrite(this, ENDPOINTS.approveFileType, body, itemIndex)).body;
+}
+
+/** PATCH /schemas body (deprecated by the API): field definitions, each naming a field by id or title. */
+interface SchemaFieldsPatch extends IDataObject {
+	schemaId: string;
+	fields: IDataObject[];
+}
+
+/** PATCH /schemas (deprecated by the API; it will be removed in a future version). */
+export async function patchSchemaFields(
+	this: IExecuteFunctions,
+	body: SchemaFieldsPatch,
+	{ itemIndex }: WriteCall,
+): Promise<SuccessAnswer> {
+	return (await sendWrite(this, ENDPOINTS.patchSchemaFields, body, itemIndex)).body;
+}

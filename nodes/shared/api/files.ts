@@ -1,0 +1,179 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { ApiContext } from '../../DocumentExtraction/transport';
+import { apiRequest, apiRequestAllItems, approveStorageUrl, listAt, unexpectedResponse } from '../../DocumentExtraction/transport';
+import { ENDPOINTS, pathTo, sendWrite } from './endpoints';
+import type { ApiCall, SortOrder, WriteCall } from './types';
+
+/** A file (api-spec: File). `fileId` is checked to be text; the rest is as the service answered. */
+export interface FileRecord extends IDataObject {
+	fileId: string;
+	fileName?: string;
+	fileType?: string;
+	fileSize?: number;
+	fileStoragePath?: string;
+	fileHash?: string;
+	uploadId?: string;
+	status?: string;
+	summary?: string;
+	referenceId?: string;
+	isDuplicate?: boolean;
+	schemaId?: string;
+	fileClass?: string;
+	createdAt?: string;
+	updatedAt?: string;
+	zipArchiveName?: string;
+}
+
+/** GET /files query (all optional). */
+export interface FileListQuery {
+	fileIds?: string[];
+	createdAfter?: string;
+	updatedAfter?: string;
+	page?: number;
+	limit?: number;
+	sortBy?: string;
+	sortOrder?: SortOrder;
+}
+
+export interface FilePage {
+	files: FileRecord[];
+	/** Files matching the query across all pages, when the API says. */
+	count?: number;
+}
+
+/** Files per list request: the API's maximum page size. */
+export const FILE_PAGE_SIZE = 100;
+
+/**
+ * The query string of GET /files. `fileIds`: the specification calls it a string; the service's
+ * public client code sends a JSON array of UUIDs, which the API accepts. One form, sent from here only.
+ */
+function fileListQs(query: FileListQuery): IDataObject {
+	const qs: IDataObject = {};
+	for (const [key, value] of Object.entries(query)) {
+		if (value !== undefined) qs[key] = key === 'fileIds' ? JSON.stringify(value) : (value as IDataObject[string]);
+	}
+	return qs;
+}
+
+/** A file list answer: `files` an array of records that each have a text `fileId`. */
+function readFilePage(context: ApiContext, body: IDataObject, itemIndex?: number): FilePage {
+	if (!Array.isArray(body.files)) throw unexpectedResponse(context, 'the file list', body, itemIndex);
+	const files = body.files as FileRecord[];
+	for (const file of files) {
+		if (!file || typeof file !== 'object' || typeof file.fileId !== 'string') {
+			throw unexpectedResponse(context, 'a file without a fileId in the file list', body, itemIndex);
+		}
+	}
+	return { files, count: typeof body.count === 'number' ? body.count : undefined };
+}
+
+/** GET /files: one page of the workspace's files. */
+export async function listFiles(this: ApiContext, query: FileListQuery, call: ApiCall = {}): Promise<FilePage> {
+	const body = await apiRequest.call(this, { ...ENDPOINTS.listFiles, qs: fileListQs(query), ...call });
+	return readFilePage(this, body, call.itemIndex);
+}
+
+/** GET /files, page after page (Return All and Limit), each file once. */
+export async function listAllFiles(
+	this: ApiContext,
+	query: Omit<FileListQuery, 'page' | 'limit'>,
+	pages: { limit?: number; pageSize?: number },
+	call: ApiCall = {},
+): Promise<FileRecord[]> {
+	const files = await apiRequestAllItems.call(
+		this,
+		{ ...ENDPOINTS.listFiles, qs: fileListQs(query), ...call },
+		{
+			extract: (body) => ({ items: readFilePage(this, body, call.itemIndex).files, total: listAt('files')(body).total }),
+			...pages,
+		},
+	);
+	return files as FileRecord[];
+}
+
+/** The list record of one file (GET /files filtered by its ID); a clear error when absent. */
+export async function getFile(this: ApiContext, fileId: string, call: ApiCall = {}): Promise<FileRecord> {
+	const { files } = await listFiles.call(this, { fileIds: [fileId], page: 1, limit: 1 }, call);
+	const file = files.find((candidate) => candidate.fileId === fileId);
+	if (!file) {
+		const error = new NodeOperationError(this.getNode(), `File ${fileId} was not found in this workspace`, {
+			itemIndex: call.itemIndex,
+			description: 'Check the file ID (the API key decides the workspace); the file may have been deleted.',
+		});
+		error.context.fileId = fileId;
+		throw error;
+	}
+	return file;
+}
+
+/**
+ * DELETE /files answer: `{ success: true }`, or a partial failure that lists the failed files in
+ * `errors` (each with its `fileId`, a `code` and a `detail`). Read by the Delete operation.
+ */
+export interface DeleteFilesAnswer extends IDataObject {
+	success?: boolean;
+	errors?: IDataObject[];
+	deletedFileIds?: string[];
+	detail?: string;
+	message?: string;
+}
+
+/** DELETE /files for one batch (the API recommends at most 100 IDs). */
+export async function deleteFiles(
+	this: IExecuteFunctions,
+	fileIds: string[],
+	{ itemIndex }: WriteCall,
+): Promise<DeleteFilesAnswer> {
+	// An array, as the specification's request sample sends (its prose says a comma string).
+	return (await sendWrite(this, ENDPOINTS.deleteFiles, { fileIds }, itemIndex)).body;
+}
+
+export type ExportStatus = 'completed' | 'empty' | 'error' | 'exporting';
+
+/** PATCH /files/{fileId} body. */
+export interface ExportStatusReport extends IDataObject {
+	integrationExportStatus: ExportStatus;
+	integrationExportMessages?: string[];
+}
+
+/** PATCH /files/{fileId} answer (api-spec: File export info). */
+interface ExportStatusAnswer extends IDataObject {
+	fileId?: string;
+	exportInfo?: {
+		integrationExportStatus?: string;
+		integrationExportMessages?: string[] | null;
+		integrationExportUpdatedAt?: string;
+	};
+}
+
+/** PATCH /files/{fileId}: reports what the user's own system did with a file. */
+export async function reportExportStatus(
+	this: IExecuteFunctions,
+	fileId: string,
+	body: ExportStatusReport,
+	{ itemIndex }: WriteCall,
+): Promise<ExportStatusAnswer> {
+	const path = pathTo(this, ENDPOINTS.reportExportStatus, fileId, { what: 'file ID', source: 'The File parameter' }, itemIndex);
+	return (await sendWrite(this, ENDPOINTS.reportExportStatus, body, itemIndex, path)).body;
+}
+
+/**
+ * POST /files/preview: a fresh, short-lived (about one hour) presigned preview URL for a stored
+ * file, judged by the URL policy before it is used. Never cached: every call asks the API again.
+ */
+export async function createPreviewUrl(this: ApiContext, s3Path: string, call: ApiCall = {}): Promise<string> {
+	const body = await apiRequest.call(this, {
+		...ENDPOINTS.createPreviewUrl,
+		body: { s3Path },
+		// The API answers it fresh every time and ignores Idempotency-Key: repeated like a read.
+		safeToRepeat: true,
+		...call,
+	});
+	if (typeof body.signedUrl !== 'string' || body.signedUrl === '') {
+		throw unexpectedResponse(this, 'the preview request', body, call.itemIndex);
+	}
+	return await approveStorageUrl(this, body.signedUrl, 'preview URL', call.itemIndex);
+}

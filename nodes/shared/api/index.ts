@@ -1,0 +1,32 @@
+/**
+ * The API layer: one typed function per endpoint of the Document Extraction API (api-spec.md),
+ * used by the node's operations, its editor methods and the trigger alike. Each function builds
+ * its request from the endpoint table (endpoints.ts), derives the Idempotency-Key of a write,
+ * checks every ID before it goes into a path, and reads the answer into its type. Below it, the
+ * request path (DocumentExtraction/transport) sends, bounds, retries and reports.
+ *
+ *   endpoints.ts  methods and paths, written once; IDs into paths
+ *   ids.ts        the ID forms and the check of IDs the service hands back
+ *   types.ts      call options and answer readers shared by the modules below
+ *   files.ts      GET /files, DELETE /files, PATCH /files/{fileId}, POST /files/preview
+ *   uploads.ts    POST /files/upload, multipart initiate and complete, GET /uploads/{uploadId}
+ *   values.ts     GET and PATCH /files/{fileId}/values, PATCH /files/schema/rerun
+ *   fileTypes.ts  GET /file-type, PATCH /file-type/approve, PATCH /schemas
+ *   workspace.ts  GET /subscription, GET /project/setting, POST /directories, GET /workflows/{workflowId}
+ *   query.ts      POST /query/execute
+ */
+export { ENDPOINTS, endpointName } from './endpoints';
+export type { IdForm, IdSource } from './ids';
+export { ID_FORMS, isId, requireServiceId } from './ids';
+export { withoutField } from './types';
+export type { DeleteFilesAnswer, ExportStatus, ExportStatusReport, FileListQuery, FilePage, FileRecord } from './files';
+export { FILE_PAGE_SIZE, createPreviewUrl, deleteFiles, getFile, listAllFiles, listFiles, reportExportStatus } from './files';
+export type { MultipartUploadRequest, UploadAnswer, UploadRequest, UploadStatus } from './uploads';
+export { completeMultipartUpload, getUploadStatus, initiateMultipartUpload, requestUpload } from './uploads';
+export type { FieldValue, RerunNotification, RerunOptions, RerunRequest } from './values';
+export { getFormValues, rerunExtraction, updateFormValues } from './values';
+export type { FileTypeApproval } from './fileTypes';
+export { approveFileType, listFileTypes, patchSchemaFields } from './fileTypes';
+export type { DirectoryRequest } from './workspace';
+export { createDirectory, getProjectSettings, getSubscription, getWorkflow } from './workspace';
+export { executeQuery } from './query';

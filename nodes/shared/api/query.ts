@@ -1,0 +1,41 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ApiContext, Violation } from '../../DocumentExtraction/transport';
+import { apiRequest } from '../../DocumentExtraction/transport';
+import { ENDPOINTS } from './endpoints';
+import type { ApiCall } from './types';
+
+/** POST /query/execute body. The inner shapes of the configuration are not in the specification. */
+interface QueryRequest extends IDataObject {
+	queryConfig: IDataObject;
+	options?: { limit?: number; offset?: number; fieldMetadata?: IDataObject; skipCache?: boolean };
+}
+
+/**
+ * POST /query/execute answer, read leniently: rows (a row that is not an object becomes
+ * `{ value }`), headers keyed by alias, the service's time, and the configuration errors that a
+ * 200 answer can carry (check them before trusting the rows).
+ */
+interface QueryPage {
+	data: IDataObject[];
+	headers: IDataObject;
+	executionTimeMs: number;
+	errors: Violation[];
+}
+
+function readQueryPage(body: IDataObject): QueryPage {
+	return {
+		data: Array.isArray(body.data)
+			? (body.data as unknown[]).map((row) => (row && typeof row === 'object' ? (row as IDataObject) : { value: row as string }))
+			: [],
+		headers: body.headers && typeof body.headers === 'object' ? (body.headers as IDataObject) : {},
+		executionTimeMs: typeof body.executionTimeMs === 'number' ? body.executionTimeMs : 0,
+		errors: Array.isArray(body.errors) ? (body.errors as Violation[]) : [],
+	};
+}
+
+/** POST /query/execute: one page of rows. The API ignores Idempotency-Key here: repeated like a read. */
+export async function executeQuery(this: ApiContext, body: QueryRequest, call: ApiCall = {}): Promise<QueryPage> {
+	const answer = await apiRequest.call(this, { ...ENDPOINTS.executeQuery, body, safeToRepeat: true, ...call });
+	return readQueryPage(answer);
+}

@@ -1,0 +1,52 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ApiContext, Deadline } from '../../DocumentExtraction/transport';
+import { unexpectedResponse } from '../../DocumentExtraction/transport';
+
+/**
+ * How one call is made: for which item (its options and wait budget apply, errors name it) and,
+ * where a wait bounds it, until when no attempt starts.
+ */
+export interface ApiCall {
+	itemIndex?: number;
+	deadline?: Deadline;
+}
+
+/** A call that changes something: its Idempotency-Key is derived from the item and the body. */
+export interface WriteCall {
+	itemIndex: number;
+}
+
+export type SortOrder = 'ASC' | 'DESC';
+
+/** `{ success: true }`, the answer of most writes. */
+export interface SuccessAnswer extends IDataObject {
+	success?: boolean;
+}
+
+/**
+ * Answer fields are typed as the specification describes them. Only what the node relies on is
+ * checked (named in each reader); other fields are passed on as the service answered them.
+ */
+
+/** `body[key]` when it is an object (e.g. `{ workflow: {...} }`), else an "unexpected shape" error. */
+export function objectAt<T extends IDataObject>(
+	context: ApiContext,
+	body: IDataObject,
+	key: string,
+	what: string,
+	itemIndex?: number,
+): T {
+	const value = body[key];
+	if (!value || typeof value !== 'object' || Array.isArray(value)) {
+		throw unexpectedResponse(context, what, body, itemIndex);
+	}
+	return value as T;
+}
+
+/** A copy of `body` without `key` (e.g. a presigned URL, a short-lived bearer secret, left out of the output). */
+export function withoutField(body: IDataObject, key: string): IDataObject {
+	const copy = { ...body };
+	delete copy[key];
+	return copy;
+}

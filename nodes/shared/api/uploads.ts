@@ -1,0 +1,147 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { ApiContext } from '../../DocumentExtraction/transport';
+import { apiRequest, unexpectedResponse } from '../../DocumentExtraction/transport';
+import { ENDPOINTS, endpointName, pathTo, sendWrite } from './endpoints';
+import type { IdSource } from './ids';
+import { requireServiceId } from './ids';
+import type { ApiCall, WriteCall } from './types';
+import { withoutField } from './types';
+
+/** POST /files/upload body (the multipart initiation takes the same fields plus its sizes). */
+export interface UploadRequest extends IDataObject {
+	fileName: string;
+	fileType: string;
+	/** Listed as required in one place of the specification and optional in another: always sent. */
+	isSplit: boolean;
+	schemaLocking: boolean;
+	isSplitExcel?: boolean;
+	isEphemeral?: boolean;
+	retainOriginalZipFileName?: boolean;
+	callbackURL?: string;
+	ocrModel?: string;
+	directoryId?: string;
+	destinationPath?: string;
+	pageCount?: number;
+	apiRequestId?: string;
+}
+
+/** POST /files/upload answer without its presigned URL (a short-lived bearer secret, kept apart). */
+export interface UploadAnswer extends IDataObject {
+	/** Checked to be a UUID: it goes into the status path. */
+	uploadId: string;
+	s3Path?: string;
+	callbackURL?: string;
+	callbackURLSource?: string;
+	ocrModel?: string;
+	schemaLocking?: boolean;
+	isEphemeral?: boolean;
+	destinationPath?: string;
+}
+
+/** The API answered with the stored answer of an earlier request with the same Idempotency-Key. */
+function isReplayed(headers: IDataObject): boolean {
+	return String(headers['idempotent-replayed'] ?? '').toLowerCase() === 'true';
+}
+
+/**
+ * POST /files/upload: a presigned URL to PUT the file to. `replayed`: the answer is the replay of
+ * an earlier attempt with the same Idempotency-Key (the bytes may have been sent already).
+ */
+export async function requestUpload(
+	this: IExecuteFunctions,
+	body: UploadRequest,
+	{ itemIndex }: WriteCall,
+): Promise<{ upload: UploadAnswer; presignedUploadURL: string; replayed: boolean }> {
+	const answer = await sendWrite(this, ENDPOINTS.requestUpload, body, itemIndex);
+	const { uploadId, presignedUploadURL } = answer.body;
+	if (typeof uploadId !== 'string' || typeof presignedUploadURL !== 'string') {
+		throw unexpectedResponse(this, 'the upload request', { ...answer.body, presignedUploadURL: undefined }, itemIndex);
+	}
+	// Checked before any byte is sent: the upload ID goes into the status path.
+	const source = { what: 'upload ID', source: `The upload request's answer (${endpointName(ENDPOINTS.requestUpload)})` };
+	requireServiceId(this, uploadId, 'uuid', source, itemIndex);
+	return {
+		upload: withoutField(answer.body, 'presignedUploadURL') as UploadAnswer,
+		presignedUploadURL,
+		replayed: isReplayed(answer.headers),
+	};
+}
+
+/** POST /files/upload/multipart body: the upload fields plus the sizes, in MB. */
+export interface MultipartUploadRequest extends UploadRequest {
+	fileSize: number;
+	partSizeLimit: number;
+}
+
+/**
+ * POST /files/upload/multipart answer: `id` and `key` (checked to be text) for the completion,
+ * and a presigned URL per part. The part plan is judged by the caller before anything is sent.
+ */
+interface MultipartInitiation extends IDataObject {
+	id: string;
+	key: string;
+	uploadId?: string;
+	partSize?: number;
+	presignedUrls?: IDataObject[];
+}
+
+export async function initiateMultipartUpload(
+	this: IExecuteFunctions,
+	body: MultipartUploadRequest,
+	{ itemIndex }: WriteCall,
+): Promise<{ initiation: MultipartInitiation; replayed: boolean }> {
+	const answer = await sendWrite(this, ENDPOINTS.initiateMultipartUpload, body, itemIndex);
+	const initiation = answer.body;
+	if (typeof initiation.id !== 'string' || typeof initiation.key !== 'string') {
+		throw unexpectedResponse(this, 'the multipart upload request', withoutField(initiation, 'presignedUrls'), itemIndex);
+	}
+	return { initiation: initiation as MultipartInitiation, replayed: isReplayed(answer.headers) };
+}
+
+/** POST /files/upload/multipart/complete body: the ETags of the parts, in part order. */
+interface MultipartCompletion extends IDataObject {
+	id: string;
+	key: string;
+	parts: Array<{ partNumber: number; eTag: string }>;
+}
+
+/** POST /files/upload/multipart/complete; an answer with `success: false` fails. */
+export async function completeMultipartUpload(
+	this: IExecuteFunctions,
+	body: MultipartCompletion,
+	{ itemIndex }: WriteCall,
+): Promise<IDataObject> {
+	const { body: completion } = await sendWrite(this, ENDPOINTS.completeMultipartUpload, body, itemIndex);
+	if (completion.success === false) {
+		throw unexpectedResponse(this, 'the completion of the multipart upload', completion, itemIndex);
+	}
+	return completion;
+}
+
+/**
+ * GET /uploads/{uploadId} answer: the upload's step records, and its files (for a ZIP, one
+ * record per member). Read by helpers/uploadStatus.ts.
+ */
+export interface UploadStatus extends IDataObject {
+	statuses?: IDataObject[];
+	files?: IDataObject[];
+}
+
+/**
+ * GET /uploads/{uploadId}. The ID is checked to be a UUID before it goes into the path (callers
+ * check where they got it, naming the answer; this is the last check before the path).
+ */
+export async function getUploadStatus(
+	this: ApiContext,
+	uploadId: string,
+	call: ApiCall & { idSource?: IdSource } = {},
+): Promise<UploadStatus> {
+	const { idSource = { what: 'upload ID', source: 'The service' }, itemIndex, deadline } = call;
+	return await apiRequest.call(this, {
+		method: ENDPOINTS.getUploadStatus.method,
+		path: pathTo(this, ENDPOINTS.getUploadStatus, uploadId, idSource, itemIndex),
+		itemIndex,
+		deadline,
+	});
+}

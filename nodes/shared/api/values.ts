@@ -1,0 +1,114 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { ApiContext } from '../../DocumentExtraction/transport';
+import { apiRequestAllItems } from '../../DocumentExtraction/transport';
+import { ENDPOINTS, pathTo, sendWrite } from './endpoints';
+import type { IdSource } from './ids';
+import type { ApiCall, SuccessAnswer, WriteCall } from './types';
+
+/** One extracted field of a form (api-spec: File form values). */
+interface FormField extends IDataObject {
+	title?: string;
+	type?: string;
+	description?: string;
+	format?: string | null;
+	hidden?: boolean;
+	items?: IDataObject[] | null;
+}
+
+/** One form value record of a file: its fields and their values. */
+interface FormValue extends IDataObject {
+	id?: string;
+	fileId?: string;
+	fileName?: string;
+	fields?: FormField[];
+}
+
+/** Where a file ID comes from when the caller does not say: a file record of a list (the trigger). */
+const FILE_RECORD: IdSource = { what: 'file ID', source: 'A file record the service answered' };
+
+/**
+ * GET /files/{fileId}/values: every form value record of a file (all pages, full tables). The
+ * file ID is checked to be a UUID before it goes into the path, as callers pass IDs the service
+ * handed back (the trigger's file list, Upload's upload status); a bad one fails naming
+ * `idSource`, where it came from.
+ */
+export async function getFormValues(
+	this: ApiContext,
+	fileId: string,
+	call: ApiCall & { idSource?: IdSource } = {},
+): Promise<FormValue[]> {
+	const { idSource = FILE_RECORD, itemIndex } = call;
+	return await apiRequestAllItems.call(
+		this,
+		{
+			method: ENDPOINTS.getFormValues.method,
+			path: pathTo(this, ENDPOINTS.getFormValues, fileId, idSource, itemIndex),
+			qs: { includeFullTableData: true },
+			itemIndex,
+		},
+		{
+			extract: (body) => {
+				const values = (body.values ?? {}) as IDataObject;
+				return {
+					items: Array.isArray(values.formValues) ? (values.formValues as IDataObject[]) : [],
+					total: typeof values.count === 'number' ? values.count : undefined,
+				};
+			},
+		},
+	);
+}
+
+/** One value to write: the field's title (as the file's values name it) and its new value. */
+export interface FieldValue {
+	title: string;
+	value: unknown;
+}
+
+/**
+ * PATCH /files/{fileId}/values. The specification references this endpoint without showing its
+ * body; this is our documented assumption (README), kept here only: `{ fields: [{ title, value }, …] }`,
+ * `value: null` clearing a field.
+ */
+export async function updateFormValues(
+	this: IExecuteFunctions,
+	fileId: string,
+	fields: FieldValue[],
+	{ itemIndex }: WriteCall,
+): Promise<IDataObject> {
+	const body: IDataObject = { fields: fields.map(({ title, value }) => ({ title, value })) as IDataObject[] };
+	const path = pathTo(this, ENDPOINTS.updateFormValues, fileId, { what: 'file ID', source: 'The File parameter' }, itemIndex);
+	return (await sendWrite(this, ENDPOINTS.updateFormValues, body, itemIndex, path)).body;
+}
+
+/** The notification a rerun sends on completion, and the entity and action it reports. */
+export interface RerunNotification extends IDataObject {
+	shouldSendOnCompletion?: boolean;
+	referenceEntityName?: 'FILE' | 'SCHEMA';
+	referenceEntityId?: string;
+	referenceEntityAction?: 'CREATE' | 'DELETE' | 'UPDATE';
+}
+
+export interface RerunOptions extends IDataObject {
+	/** Field pointers (e.g. /Total) of the fields to update. */
+	paths?: string[];
+	/** Only the fields whose definition changed. */
+	partialRerun?: boolean;
+	notification?: RerunNotification;
+}
+
+/** PATCH /files/schema/rerun body. */
+export interface RerunRequest extends IDataObject {
+	fileId: string;
+	backgroundRerun: boolean;
+	rerunOptions?: RerunOptions;
+}
+
+/** PATCH /files/schema/rerun: form filling of a file again, against its current schema version. */
+export async function rerunExtraction(
+	this: IExecuteFunctions,
+	body: RerunRequest,
+	{ itemIndex }: WriteCall,
+): Promise<SuccessAnswer> {
+	return (await sendWrite(this, ENDPOINTS.rerunExtraction, body, itemIndex)).body;
+}

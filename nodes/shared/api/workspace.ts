@@ -1,0 +1,80 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { ApiContext } from '../../DocumentExtraction/transport';
+import { apiRequest } from '../../DocumentExtraction/transport';
+import { ENDPOINTS, pathTo, sendWrite } from './endpoints';
+import type { ApiCall, WriteCall } from './types';
+import { objectAt } from './types';
+
+/** The workspace subscription (api-spec: Subscription): plan, credit, quotas used and allowed. */
+interface Subscription extends IDataObject {
+	id?: string;
+	workspaceId?: string;
+	subscriptionPlan?: string;
+	isTrial?: boolean;
+	creditInCents?: number;
+}
+
+/** GET /subscription. */
+export async function getSubscription(this: ApiContext, call: ApiCall = {}): Promise<Subscription> {
+	const body = await apiRequest.call(this, { ...ENDPOINTS.getSubscription, ...call });
+	return objectAt<Subscription>(this, body, 'subscription', 'the subscription request', call.itemIndex);
+}
+
+/** The project settings (api-spec: Project setting). */
+interface ProjectSettings extends IDataObject {
+	projectId?: string;
+	ocrModel?: string;
+	formTargetLanguage?: string;
+	isSplit?: boolean;
+}
+
+/** GET /project/setting: the settings object itself, as answered. */
+export async function getProjectSettings(this: ApiContext, call: ApiCall = {}): Promise<ProjectSettings> {
+	return await apiRequest.call(this, { ...ENDPOINTS.getProjectSettings, ...call });
+}
+
+/** POST /directories body. */
+export interface DirectoryRequest extends IDataObject {
+	name: string;
+	description?: string;
+	/** Absent: the root. */
+	parentId?: string;
+}
+
+/** A directory (api-spec: Directory). */
+interface Directory extends IDataObject {
+	id?: string;
+	name?: string;
+	status?: string;
+	parentId?: string;
+	depth?: number;
+}
+
+/** POST /directories: the created directory. */
+export async function createDirectory(
+	this: IExecuteFunctions,
+	body: DirectoryRequest,
+	{ itemIndex }: WriteCall,
+): Promise<Directory> {
+	const { body: answer } = await sendWrite(this, ENDPOINTS.createDirectory, body, itemIndex);
+	return objectAt<Directory>(this, answer, 'directory', 'the directory creation', itemIndex);
+}
+
+/** A workflow (api-spec: Workflow) with its step summaries. */
+interface Workflow extends IDataObject {
+	id?: string;
+	name?: string;
+	status?: string;
+	workflowSteps?: IDataObject[];
+}
+
+/** GET /workflows/{workflowId}. */
+export async function getWorkflow(this: ApiContext, workflowId: string, call: ApiCall = {}): Promise<Workflow> {
+	const body = await apiRequest.call(this, {
+		method: ENDPOINTS.getWorkflow.method,
+		path: pathTo(this, ENDPOINTS.getWorkflow, workflowId, { what: 'workflow ID', source: 'The Workflow parameter' }, call.itemIndex),
+		...call,
+	});
+	return objectAt<Workflow>(this, body, 'workflow', 'the workflow request', call.itemIndex);
+}

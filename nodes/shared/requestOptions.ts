@@ -1,0 +1,106 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import {
+	ANSWER_LIMITS,
+	LOW_SPEED_TIME_PARAMETER,
+	MAX_ANSWER_PARAMETER,
+	MAX_WAIT_PARAMETER,
+	MIN_SPEED_PARAMETER,
+	REQUEST_TIMEOUT_PARAMETER,
+	SPEED_LIMITS,
+	WAIT_LIMITS,
+} from '../DocumentExtraction/transport';
+
+/**
+ * The options of the request path (DocumentExtraction/transport/limits.ts) as both nodes offer
+ * them: every Options collection holds them, and the transport reads them by name.
+ */
+
+/** The collection every operation's options are in (the transport reads `options.<name>`). */
+const OPTIONS = 'options';
+
+/** The name of an option in the Options collection, from the path the transport reads it at. */
+function optionName(parameterPath: string): string {
+	return parameterPath.slice(`${OPTIONS}.`.length);
+}
+
+// Defaults as plain names: n8n's node lint reads a parameter's default only from a literal or a name.
+const DEFAULT_MAX_WAIT_SECONDS = WAIT_LIMITS.defaultMaxWaitSeconds;
+const DEFAULT_REQUEST_TIMEOUT_SECONDS = WAIT_LIMITS.defaultRequestTimeoutSeconds;
+const DEFAULT_MAX_ANSWER_MB = ANSWER_LIMITS.defaultMaxAnswerMb;
+const DEFAULT_MIN_SPEED_KBPS = SPEED_LIMITS.defaultMinSpeedKbps;
+const DEFAULT_LOW_SPEED_SECONDS = SPEED_LIMITS.defaultLowSpeedSeconds;
+
+/**
+ * Goes into every operation's Options collection; the transport reads it at MAX_WAIT_PARAMETER.
+ * Its name stays `maxRateLimitWait` so that saved workflows keep their value.
+ */
+const maxRetryWaitOption: INodeProperties = {
+	displayName: 'Max Retry Wait (Seconds)',
+	name: optionName(MAX_WAIT_PARAMETER),
+	type: 'number',
+	typeOptions: { minValue: 0, maxValue: WAIT_LIMITS.maxMaxWaitSeconds },
+	default: DEFAULT_MAX_WAIT_SECONDS,
+	description:
+		'How long one item may spend in total waiting and trying its requests again: after "too many requests" (HTTP 429, the node waits as long as the API asks, at least 1 second, and holds every request made with the same API key in this n8n, other executions too) and after server or network failures (0.5, 1, 2 … seconds). When a wait would go past it, the item fails and says why. 0 never waits: the first 429 or failure fails the item.',
+};
+
+/** Goes into every operation's Options collection; the transport reads it at REQUEST_TIMEOUT_PARAMETER. */
+const requestTimeoutOption: INodeProperties = {
+	displayName: 'Request Timeout (Seconds)',
+	name: optionName(REQUEST_TIMEOUT_PARAMETER),
+	type: 'number',
+	typeOptions: { minValue: WAIT_LIMITS.minRequestTimeoutSeconds },
+	default: DEFAULT_REQUEST_TIMEOUT_SECONDS,
+	description:
+		'How long one request to the API may take, from sending it to the last byte of its answer, and how long a file upload or download may go without moving a byte, before it is abandoned (and tried again when that is safe). All the attempts and waits of one request end within Request Timeout + Max Retry Wait.',
+};
+
+/** Goes into every operation's Options collection; the transport reads it at MAX_ANSWER_PARAMETER. */
+const maxAnswerSizeOption: INodeProperties = {
+	displayName: 'Max Answer Size (MB)',
+	name: optionName(MAX_ANSWER_PARAMETER),
+	type: 'number',
+	typeOptions: { minValue: ANSWER_LIMITS.minMaxAnswerMb, maxValue: ANSWER_LIMITS.maxMaxAnswerMb },
+	default: DEFAULT_MAX_ANSWER_MB,
+	description:
+		'The largest answer from the API that is read into memory (and the largest download whose size the service does not announce). A larger answer fails the item, saying so, before the rest of it is read. Raise it only for documents with very large tables.',
+};
+
+/**
+ * Options of the operations that move a document's bytes to or from storage (Upload, Download):
+ * the low-speed limit of a transfer, as curl's --speed-limit and --speed-time.
+ */
+export const transferSpeedOptions: INodeProperties[] = [
+	{
+		displayName: 'Min Transfer Speed (KB/s)',
+		name: optionName(MIN_SPEED_PARAMETER),
+		type: 'number',
+		typeOptions: { minValue: 0.1, numberPrecision: 1 },
+		default: DEFAULT_MIN_SPEED_KBPS,
+		description:
+			'A file upload or download that moves slower than this for "Low Speed Time" is abandoned (and tried again while Max Retry Wait allows), then fails naming the speed it saw',
+	},
+	{
+		displayName: 'Low Speed Time (Seconds)',
+		name: optionName(LOW_SPEED_TIME_PARAMETER),
+		type: 'number',
+		typeOptions: { minValue: SPEED_LIMITS.minLowSpeedSeconds, maxValue: SPEED_LIMITS.maxLowSpeedSeconds },
+		default: DEFAULT_LOW_SPEED_SECONDS,
+		description: 'How long a transfer may stay below "Min Transfer Speed" before it is abandoned',
+	},
+];
+
+/** An operation's "Options" collection: its own options plus the request options, by name. */
+export function optionsCollection(extra: INodeProperties[] = []): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: OPTIONS,
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [...extra, maxRetryWaitOption, requestTimeoutOption, maxAnswerSizeOption].sort((a, b) =>
+			a.displayName.localeCompare(b.displayName),
+		),
+	};
+}

@@ -1,0 +1,157 @@
+/**
+ * The repository's import graph: which source file imports which (static `import`/`export from`,
+ * `require()`, `import()`, and files named by `join(__dirname, '…')`, such as a worker script or a
+ * preloaded guard), the files an entry point reaches, and the import circles.
+ *
+ *   npx tsx scripts/import-graph.ts                 # circles anywhere; what npm start reaches
+ *   npx tsx scripts/import-graph.ts dev/start.ts    # the files one entry point reaches
+ *
+ * Exits 1 when there is a circle or when `npm start` / `npm run start:queue` reach a file under
+ * test/. test/package/import-graph.test.ts checks the same.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as ts from 'typescript';
+
+export const REPOSITORY_ROOT = path.resolve(__dirname, '..');
+
+/** The folders whose files make up the graph. */
+export const SOURCE_FOLDERS = ['nodes', 'credentials', 'dev', 'scripts', 'test', 'bench'] as const;
+
+const SOURCE_FILE = /\.(ts|js|cjs|mjs)$/;
+const SKIPPED_FOLDERS = new Set(['node_modules', 'dist', '.n8n']);
+const RESOLVE_SUFFIXES = ['', '.ts', '.js', '.cjs', '.mjs', '/index.ts', '/index.js'];
+
+/** Repository-relative path (forward slashes) -> the repository-relative files it imports. */
+export type ImportGraph = Map<string, Set<string>>;
+
+function sourceFiles(root: string, folder: string): string[] {
+	const found: string[] = [];
+	const walk = (dir: string): void => {
+		if (!fs.existsSync(dir)) return;
+		for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+			if (SKIPPED_FOLDERS.has(entry.name)) continue;
+			const full = path.join(dir, entry.name);
+			if (entry.isDirectory()) walk(full);
+			else if (SOURCE_FILE.test(entry.name) && !entry.name.endsWith('.d.ts')) found.push(path.relative(root, full).split(path.sep).join('/'));
+		}
+	};
+	walk(path.join(root, folder));
+	return found;
+}
+
+function resolveRelative(root: string, fromFile: string, specifier: string, suffixes = RESOLVE_SUFFIXES): string | undefined {
+	const base = path.join(path.dirname(path.join(root, fromFile)), specifier);
+	for (const suffix of suffixes) {
+		const candidate = base + suffix;
+		if (fs.existsSync(candidate) && fs.statSync(candidate).isFile()) return path.relative(root, candidate).split(path.sep).join('/');
+	}
+	return undefined;
+}
+
+/** `join(__dirname, 'a', 'b.cjs')` / `resolve(__dirname, …)` with only string literals after `__dirname`. */
+const DIRNAME_PATH = /\b(?:join|resolve)\(\s*__dirname\s*((?:,\s*(?:'[^']*'|"[^"]*")\s*)+)\)/g;
+
+/** The repository files `file` imports (relative specifiers only: packages are not part of the graph). */
+export function importsOf(root: string, file: string): Set<string> {
+	const text = fs.readFileSync(path.join(root, file), 'utf8');
+	const targets = new Set<string>();
+	const specifiers = ts.preProcessFile(text, true, true).importedFiles.map((imported) => imported.fileName);
+	for (const specifier of specifiers) {
+		if (!specifier.startsWith('.')) continue;
+		const target = resolveRelative(root, file, specifier);
+		if (target) targets.add(target);
+	}
+	for (const match of text.matchAll(DIRNAME_PATH)) {
+		const parts = [...match[1].matchAll(/'([^']*)'|"([^"]*)"/g)].map((part) => part[1] ?? part[2]);
+		const target = resolveRelative(root, file, `./${parts.join('/')}`, ['']);
+		if (target && SOURCE_FILE.test(target)) targets.add(target);
+	}
+	return targets;
+}
+
+/** The graph of every source file under `folders`. */
+export function importGraph(root = REPOSITORY_ROOT, folders: readonly string[] = SOURCE_FOLDERS): ImportGraph {
+	const graph: ImportGraph = new Map();
+	for (const folder of folders) for (const file of sourceFiles(root, folder)) graph.set(file, importsOf(root, file));
+	return graph;
+}
+
+/** Every file reached from `entries` (the entries included), following the graph's edges. */
+export function reachedFrom(graph: ImportGraph, entries: readonly string[]): string[] {
+	const seen = new Set<string>();
+	const stack = [...entries];
+	while (stack.length > 0) {
+		const file = stack.pop() as string;
+		if (seen.has(file)) continue;
+		seen.add(file);
+		for (const target of graph.get(file) ?? []) stack.push(target);
+	}
+	return [...seen].sort();
+}
+
+/** The import circles: each a strongly connected set of two or more files (or a file importing itself). */
+export function importCircles(graph: ImportGraph): string[][] {
+	const index = new Map<string, number>();
+	const low = new Map<string, number>();
+	const onStack = new Set<string>();
+	const stack: string[] = [];
+	const circles: string[][] = [];
+	let next = 0;
+	const visit = (file: string): void => {
+		index.set(file, next);
+		low.set(file, next);
+		next += 1;
+		stack.push(file);
+		onStack.add(file);
+		for (const target of graph.get(file) ?? []) {
+			if (!graph.has(target)) continue;
+			if (!index.has(target)) {
+				visit(target);
+				low.set(file, Math.min(low.get(file) as number, low.get(target) as number));
+			} else if (onStack.has(target)) {
+				low.set(file, Math.min(low.get(file) as number, index.get(target) as number));
+			}
+		}
+		if (low.get(file) !== index.get(file)) return;
+		const members: string[] = [];
+		for (;;) {
+			const member = stack.pop() as string;
+			onStack.delete(member);
+			members.push(member);
+			if (member === file) break;
+		}
+		if (members.length > 1 || graph.get(file)?.has(file)) circles.push(members.sort());
+	};
+	for (const file of graph.keys()) if (!index.has(file)) visit(file);
+	return circles;
+}
+
+/** The file an npm script runs with tsx (`"start": "tsx dev/start.ts"` -> `dev/start.ts`). */
+export function npmScriptEntry(script: string, root = REPOSITORY_ROOT): string {
+	const scripts = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+	const match = /^tsx\s+(\S+)/.exec(scripts[script] ?? '');
+	if (!match) throw new Error(`package.json's script "${script}" does not run a file with tsx: ${scripts[script]}`);
+	return match[1];
+}
+
+function main(): void {
+	const graph = importGraph();
+	const circles = importCircles(graph);
+	let failed = circles.length > 0;
+	console.log(`${graph.size} files under ${SOURCE_FOLDERS.join(', ')}; ${circles.length} import circle(s)`);
+	for (const circle of circles) console.log(`  circle: ${circle.join(' -> ')}`);
+	const entries = process.argv.slice(2);
+	const checks = entries.length > 0 ? entries.map((entry) => ({ name: entry, entry })) : ['start', 'start:queue'].map((name) => ({ name: `npm run ${name}`, entry: npmScriptEntry(name) }));
+	for (const { name, entry } of checks) {
+		const reached = reachedFrom(graph, [entry]);
+		const fromTest = reached.filter((file) => file.startsWith('test/'));
+		const folders = [...new Set(reached.map((file) => file.split('/').slice(0, -1).join('/')))].sort();
+		console.log(`${name} (${entry}): ${reached.length} files in ${folders.join(', ')}; under test/: ${fromTest.length === 0 ? 'none' : fromTest.join(', ')}`);
+		if (entries.length > 0) for (const file of reached) console.log(`  ${file}`);
+		if (fromTest.length > 0) failed = true;
+	}
+	process.exitCode = failed ? 1 : 0;
+}
+
+if (require.main === module) main();
