@@ -47,7 +47,9 @@
  *
  * The emulators run in their own processes with processing delay 0; between runs the benchmark
  * waits until processing is idle. Sides alternate within each round; ratios are per round and the
- * median is reported. BENCH_CPU_PROFILE=dir writes a CPU profile of each measured run.
+ * median is reported. BENCH_CPU_PROFILE=dir writes a CPU profile of each measured run,
+ * BENCH_HEAP_SAMPLE=dir a sampling heap profile instead; BENCH_NODE_FLAGS passes Node flags to
+ * the measured processes.
  *
  * This file is the orchestrator and every child process's entry (--role); the parts are in
  * bench/upload/: flags.ts, measure.ts (what a child measures), raw-client.ts, roles.ts (the
