@@ -154,6 +154,7 @@ export class EmulatorCore {
 			bodyBytes: 0,
 			status: 0,
 			time: iso(this.clock.now()),
+			remotePort: req.socket.remotePort,
 		};
 		this.requests.push(entry);
 		// trimmed in batches: one splice per ~1000 requests instead of one per request

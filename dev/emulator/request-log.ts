@@ -23,6 +23,8 @@ export interface RequestLogEntry {
 	requestId?: string;
 	/** Clock time of arrival (ISO 8601). */
 	time: string;
+	/** The client's TCP port (which process sent it can be read from /proc: bench/queue-rate-limit.bench.ts). */
+	remotePort?: number;
 	/** Which injected fault hit this request, if any. */
 	fault?: FaultLabel;
 	/** The pause a 429 answer announced (retryAfter, seconds). */
