@@ -29,6 +29,7 @@ const DEFAULT_MAX_WAIT_SECONDS = WAIT_LIMITS.defaultMaxWaitSeconds;
 const DEFAULT_REQUEST_TIMEOUT_SECONDS = WAIT_LIMITS.defaultRequestTimeoutSeconds;
 const DEFAULT_MAX_ANSWER_MB = ANSWER_LIMITS.defaultMaxAnswerMb;
 const DEFAULT_MIN_SPEED_KBPS = SPEED_LIMITS.defaultMinSpeedKbps;
+const MIN_MIN_SPEED_KBPS = SPEED_LIMITS.minMinSpeedKbps;
 const DEFAULT_LOW_SPEED_SECONDS = SPEED_LIMITS.defaultLowSpeedSeconds;
 
 /**
@@ -76,7 +77,7 @@ export const transferSpeedOptions: INodeProperties[] = [
 		displayName: 'Min Transfer Speed (KB/s)',
 		name: optionName(MIN_SPEED_PARAMETER),
 		type: 'number',
-		typeOptions: { minValue: 0.1, numberPrecision: 1 },
+		typeOptions: { minValue: MIN_MIN_SPEED_KBPS, numberPrecision: 1 },
 		default: DEFAULT_MIN_SPEED_KBPS,
 		description:
 			'A file upload or download that moves slower than this for "Low Speed Time" is abandoned (and tried again while Max Retry Wait allows), then fails naming the speed it saw',

@@ -74,6 +74,16 @@ describe('bounds applied by the request path', () => {
 		expect(requestsTo(emulator, 'storage', 'GET')).toHaveLength(1);
 	});
 
+	it('Min Transfer Speed cannot turn the low-speed limit off: 0 is refused before any request', async () => {
+		const file = await seedFile(emulator);
+		emulator.requests.length = 0;
+
+		const { error } = await run('download', { fileId: byId(file.fileId), options: { minTransferSpeed: 0 } });
+
+		expect(error?.message).toBe('Invalid Min Transfer Speed (KB/s) in item 0: expected a number of KB/s, 0.1 or more, got "0"');
+		expect(emulator.requests).toHaveLength(0);
+	});
+
 	it('a slow download is tried again under the policy and the next attempt succeeds', async () => {
 		const content = 'y'.repeat(48 * 1024);
 		const file = await seedFile(emulator, 'slow-then-fast.txt', content);

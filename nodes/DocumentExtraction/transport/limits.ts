@@ -51,6 +51,8 @@ export const ANSWER_LIMITS = {
 export const SPEED_LIMITS = {
 	/** Default of Min Transfer Speed, in KB/s (KiB/s): a storage transfer slower than this … */
 	defaultMinSpeedKbps: 1,
+	/** The lowest Min Transfer Speed accepted: the low-speed limit can be lowered, never turned off. */
+	minMinSpeedKbps: 0.1,
 	/** … over this many seconds (Low Speed Time) is aborted. */
 	defaultLowSpeedSeconds: 30,
 	minLowSpeedSeconds: 1,
@@ -133,7 +135,7 @@ export function limitsFor(context: ApiContext, itemIndex: number | undefined): L
 		MIN_SPEED_PARAMETER,
 		{ displayName: 'Min Transfer Speed (KB/s)', unit: 'KB/s' },
 		SPEED_LIMITS.defaultMinSpeedKbps,
-		{ min: 0 },
+		{ min: SPEED_LIMITS.minMinSpeedKbps },
 	);
 	const lowSpeedSeconds = readLimit(
 		context,

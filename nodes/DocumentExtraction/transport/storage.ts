@@ -4,6 +4,7 @@ import { connectionFor } from './connection';
 import type { ApiContext } from './context';
 import { cancelSignalOf } from './context';
 import { refusedUrlError } from './errors';
+import { ANSWER_LIMITS } from './limits';
 import type { SendResult } from './http';
 import { send } from './http';
 import type { AttemptResult } from './retry';
@@ -149,8 +150,8 @@ export async function putToStorage(
 				},
 				body: payload.body,
 				watch,
-				// A PUT's answer is small; what a storage host adds beyond the cap is not read.
-				answer: { mode: 'buffer', maxBytes: 64 * 1024 },
+				// A PUT's answer is small; read like an error answer, past its cap it is not read.
+				answer: { mode: 'buffer', maxBytes: ANSWER_LIMITS.errorBodyBytes },
 			});
 		} finally {
 			watch.stop();

@@ -153,7 +153,7 @@ export function abortCause(watch: TransferWatch, timeoutMs: number, minBytesPerS
 			cause: `the transfer moved at ${kibPerSecond(watch.speedSeen)} over ${Math.round(windowMs / 1000)} s, below the Min Transfer Speed of ${kibPerSecond(minBytesPerSecond)}`,
 		};
 	}
-	if (watch.reason === 'idle' && watch.bytes === 0 && watch.elapsedSeconds() * 1000 > timeoutMs * 1.5) {
+	if (watch.reason === 'idle' && watch.memoryBody) {
 		return {
 			code: 'TOO_SLOW',
 			cause: `the body sent from memory was not accepted within ${watch.elapsedSeconds()} s, the time its size allows at the Min Transfer Speed of ${kibPerSecond(minBytesPerSecond)} plus the Request Timeout`,

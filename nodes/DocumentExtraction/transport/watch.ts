@@ -57,6 +57,8 @@ export class TransferWatch {
 	private endedStreams = 0;
 	private lastProgressAt = Date.now();
 	private graceUntil = 0;
+	/** A body sent from memory was allowed for (allowMemoryBody): its progress is not seen. */
+	memoryBody = false;
 	/** Bytes seen at each of the last window's ticks (a fixed-size ring). */
 	private readonly samples: number[];
 	private sampleIndex = 0;
@@ -100,9 +102,10 @@ export class TransferWatch {
 	 * speed (and the idle time on top), which bounds it by what the user chose.
 	 */
 	allowMemoryBody(bytes: number): void {
+		this.memoryBody = true;
+		// Min Transfer Speed cannot be 0 (limits.ts), so the grace is always finite.
 		const minSpeed = this.options.lowSpeed?.minBytesPerSecond ?? 0;
-		if (minSpeed > 0) this.graceUntil = Date.now() + (bytes / minSpeed) * 1000;
-		else this.graceUntil = Number.POSITIVE_INFINITY;
+		this.graceUntil = minSpeed > 0 ? Date.now() + (bytes / minSpeed) * 1000 : 0;
 	}
 
 	/**
