@@ -2,7 +2,7 @@
  * `npm run bench:queue-429`: how many API requests a queue-mode cluster sends inside the pauses
  * the service announced with a 429, with 1 worker and with 2 workers (issue 22, item 6).
  *
- * The node's 429 gate is per API key and per n8n process (nodes/DocumentExtraction/transport/
+ * The node's 429 gate is per API key and per n8n process (nodes/shared/transport/
  * rateGate.ts): a 429 answered to one worker holds that worker's requests only. This bench
  * measures what the other worker sends meanwhile.
  *

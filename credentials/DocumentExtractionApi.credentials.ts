@@ -14,8 +14,8 @@ import {
 	INSTANCES,
 	INSTANCES_WITH_USER_HOST,
 	SUBSCRIPTION_PATH,
-	authorizeApiRequest,
 } from './hosts';
+import { authorizeApiRequest } from './apiKeyAttachment';
 
 export class DocumentExtractionApi implements ICredentialType {
 	name = 'documentExtractionApi';

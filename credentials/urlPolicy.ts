@@ -3,7 +3,7 @@
  * API key may go to, where an authenticated request really goes, and what kind of address a
  * host is (loopback, private, link-local, ...). Every decision is made on the result of the
  * WHATWG URL parser, never on a pattern over the text. The node's policy for URLs the API hands
- * back (nodes/DocumentExtraction/transport/urlPolicy.ts) builds on the helpers here; nothing here
+ * back (nodes/shared/transport/returnedUrls.ts) builds on the helpers here; nothing here
  * imports from nodes/.
  */
 

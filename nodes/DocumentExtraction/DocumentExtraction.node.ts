@@ -9,7 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { nodeProperties } from './actions/node.description';
 import { router } from './actions/router';
 import { listSearch, loadOptions } from './methods';
-import { withRunScope } from './transport';
+import { withRunScope } from '../shared/run';
 
 export class DocumentExtraction implements INodeType {
 	description: INodeTypeDescription = {

@@ -6,10 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { waitClock, withRunScope } from '../DocumentExtraction/transport';
+import { waitClock, withRunScope } from '../shared/run';
 import { triggerProperties } from './description';
 import { getFileClasses } from './methods';
-import { pollBudgetMs } from './budget';
+import { pollBudgetMs } from './pollBudget';
 import { pollDocuments } from './poll';
 
 export class DocumentExtractionTrigger implements INodeType {

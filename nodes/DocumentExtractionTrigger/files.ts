@@ -1,6 +1,6 @@
 import type { IPollFunctions } from 'n8n-workflow';
 
-import { unexpectedResponse } from '../DocumentExtraction/transport';
+import { unexpectedResponse } from '../shared/transport';
 import type { FileRecord } from '../shared/api';
 import type { TriggerEvent } from './settings';
 

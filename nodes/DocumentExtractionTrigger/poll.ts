@@ -1,13 +1,14 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { apiKeysOf, withoutSecrets } from '../DocumentExtraction/transport';
+import { apiKeysOf } from '../shared/run';
+import { withoutSecrets } from '../shared/transport';
 import type { FileRecord } from '../shared/api';
 import { FILE_PAGE_SIZE, listFiles } from '../shared/api';
 import { forEachConcurrently } from '../shared/concurrency';
 import { asNodeError } from '../shared/nodeError';
 import { withLeadingKeys } from '../shared/output/keyOrder';
 import { valuesField } from '../shared/output/values';
-import { PollBudget } from './budget';
+import { PollBudget } from './pollBudget';
 import type { FileStream } from './files';
 import { STREAMS, hasFailed, isProcessed, stampOf } from './files';
 import { Position } from './position';

@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { scrubError, secretsOf } from '../DocumentExtraction/transport';
+import { secretsOf } from './run';
+import { scrubError } from './transport';
 
 /**
  * Any failure as the error n8n shows, with no secret of the run in it (both nodes). For an item

@@ -1,18 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import {
-	ANSWER_LIMITS,
-	LOW_SPEED_TIME_PARAMETER,
-	MAX_ANSWER_PARAMETER,
-	MAX_WAIT_PARAMETER,
-	MIN_SPEED_PARAMETER,
-	REQUEST_TIMEOUT_PARAMETER,
-	SPEED_LIMITS,
-	WAIT_LIMITS,
-} from '../DocumentExtraction/transport';
+import { ANSWER_LIMITS, LOW_SPEED_TIME_PARAMETER, MAX_ANSWER_PARAMETER, MAX_WAIT_PARAMETER, MIN_SPEED_PARAMETER, REQUEST_TIMEOUT_PARAMETER, SPEED_LIMITS, WAIT_LIMITS } from './limits';
 
 /**
- * The options of the request path (DocumentExtraction/transport/limits.ts) as both nodes offer
+ * The options of the request path (nodes/shared/limits.ts) as both nodes offer
  * them: every Options collection holds them, and the transport reads them by name.
  */
 

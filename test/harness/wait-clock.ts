@@ -1,7 +1,7 @@
 /**
  * A controlled clock for the package's waits. The transport takes every wait it decides (rate
  * limits, backoff, Wait for Completion's pauses, budgets and deadlines) from one object,
- * `waitClock` in transport/clock.ts. This replaces its `now` and `sleep` in the built package
+ * `waitClock` in nodes/shared/run/clock.ts. This replaces its `now` and `sleep` in the built package
  * that the harness loads, so a test sees each wait the node asked for, in milliseconds, without
  * spending it: time moves only when the node sleeps. Request timeouts stay real time.
  */
@@ -40,7 +40,7 @@ export interface FakeWaitClock {
 }
 
 function packageWaitClock(packageDir: string): WaitClockObject {
-	const modulePath = path.join(packageDir, 'dist', 'nodes', 'DocumentExtraction', 'transport', 'clock.js');
+	const modulePath = path.join(packageDir, 'dist', 'nodes', 'shared', 'run', 'clock.js');
 	// The same module instance the package's nodes use: n8n-core's loader requires the package
 	// through the same module registry as this file.
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -56,7 +56,7 @@ function packageWaitClock(packageDir: string): WaitClockObject {
  * replaces the clock starts, and leaves, with none, so one test's 429 never holds the next one.
  */
 export function forgetPackageRateLimits(packageDir: string = REPO_ROOT): void {
-	const modulePath = path.join(packageDir, 'dist', 'nodes', 'DocumentExtraction', 'transport', 'rateGate.js');
+	const modulePath = path.join(packageDir, 'dist', 'nodes', 'shared', 'transport', 'rateGate.js');
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	(require(modulePath) as { forgetRateLimits: () => void }).forgetRateLimits();
 }

@@ -1,18 +1,14 @@
 /**
- * The URL policy (credentials/urlPolicy.ts and credentials/hosts.ts, and the returned-URL policy
- * in nodes/DocumentExtraction/transport/urlPolicy.ts): the credential's Base URL and instance
+ * The URL policy (credentials/urlPolicy.ts, credentials/hosts.ts and credentials/apiKeyAttachment.ts,
+ * and the returned-URL policy in nodes/shared/transport/returnedUrls.ts): the credential's Base URL and instance
  * host, where the API key may go, and the URLs the API hands back. Every case is decided on the
  * WHATWG-parsed URL.
  */
-import {
-	BASE_URL_EXPRESSION,
-	BaseUrlError,
-	authorizeApiRequest,
-	resolveApiBase,
-} from '../../credentials/hosts';
+import { authorizeApiRequest } from '../../credentials/apiKeyAttachment';
+import { BASE_URL_EXPRESSION, BaseUrlError, resolveApiBase } from '../../credentials/hosts';
 import type { HostCredentialFields } from '../../credentials/hosts';
 import { approveBaseUrl } from '../../credentials/urlPolicy';
-import { approveReturnedUrl } from '../../nodes/DocumentExtraction/transport/urlPolicy';
+import { approveReturnedUrl } from '../../nodes/shared/transport/returnedUrls';
 import type { IDataObject, INodeExecutionData, INodeTypes } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 

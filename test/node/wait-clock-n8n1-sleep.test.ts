@@ -1,6 +1,6 @@
 /**
  * n8n 1.x's `sleep(ms)` from n8n-workflow takes no abort signal and always runs its whole time.
- * The transport's wait clock (transport/clock.ts) must still end a wait the moment the execution
+ * The transport's wait clock (nodes/shared/run/clock.ts) must still end a wait the moment the execution
  * is stopped: here n8n-workflow's sleep is n8n 1.x's (a plain timer that ignores the signal), and
  * time only moves when the test moves it.
  */
@@ -10,7 +10,7 @@ jest.mock('n8n-workflow', () => ({
 	sleep: async (ms: number) => await new Promise<void>((resolve) => setTimeout(resolve, ms)),
 }));
 
-import { waitClock } from '../../nodes/DocumentExtraction/transport/clock';
+import { waitClock } from '../../nodes/shared/run/clock';
 
 describe('wait clock over a sleep without a cancel signal (n8n 1.x)', () => {
 	beforeEach(() => jest.useFakeTimers());

@@ -4,7 +4,7 @@
  */
 import type { IPollFunctions } from 'n8n-workflow';
 
-import { pollBudgetMs } from '../../nodes/DocumentExtractionTrigger/budget';
+import { pollBudgetMs } from '../../nodes/DocumentExtractionTrigger/pollBudget';
 
 describe('poll budget', () => {
 	it('is 5 minutes when n8n has no getPollBudgetMs (n8n 1.x)', () => {

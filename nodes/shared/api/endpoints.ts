@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
 import { SUBSCRIPTION_PATH } from '../../../credentials/hosts';
-import type { ApiContext, ApiResponse } from '../../DocumentExtraction/transport';
-import { apiRequestWithResponse, idempotencyKey } from '../../DocumentExtraction/transport';
+import type { ApiContext } from '../run';
+import type { ApiResponse } from '../transport';
+import { apiRequestWithResponse, idempotencyKey } from '../transport';
 import type { IdForm, IdSource } from './ids';
 import { requireServiceId } from './ids';
 

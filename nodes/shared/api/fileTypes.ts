@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { ApiContext } from '../../DocumentExtraction/transport';
-import { apiRequestAllItems, listAt } from '../../DocumentExtraction/transport';
+import type { ApiContext } from '../run';
+import { apiRequestAllItems, listAt } from '../transport';
 import { ENDPOINTS, sendWrite } from './endpoints';
 import type { SortOrder, SuccessAnswer, WriteCall } from './types';
 

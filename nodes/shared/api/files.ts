@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ApiContext } from '../../DocumentExtraction/transport';
-import { apiRequest, apiRequestAllItems, approveStorageUrl, listAt, unexpectedResponse } from '../../DocumentExtraction/transport';
+import type { ApiContext } from '../run';
+import { apiRequest, apiRequestAllItems, approveStorageUrl, listAt, unexpectedResponse } from '../transport';
 import { ENDPOINTS, pathTo, sendWrite } from './endpoints';
 import type { ApiCall, SortOrder, WriteCall } from './types';
 

@@ -3,7 +3,7 @@
  * used by the node's operations, its editor methods and the trigger alike. Each function builds
  * its request from the endpoint table (endpoints.ts), derives the Idempotency-Key of a write,
  * checks every ID before it goes into a path, and reads the answer into its type. Below it, the
- * request path (DocumentExtraction/transport) sends, bounds, retries and reports.
+ * request path (nodes/shared/transport) sends, bounds, retries and reports.
  *
  *   endpoints.ts  methods and paths, written once; IDs into paths
  *   ids.ts        the ID forms and the check of IDs the service hands back

@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiContext, Violation } from '../../DocumentExtraction/transport';
-import { apiRequest } from '../../DocumentExtraction/transport';
+import type { ApiContext } from '../run';
+import type { Violation } from '../transport';
+import { apiRequest } from '../transport';
 import { ENDPOINTS } from './endpoints';
 import type { ApiCall } from './types';
 

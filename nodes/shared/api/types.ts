@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiContext, Deadline } from '../../DocumentExtraction/transport';
-import { unexpectedResponse } from '../../DocumentExtraction/transport';
+import type { ApiContext, Deadline } from '../run';
+import { unexpectedResponse } from '../transport';
 
 /**
  * How one call is made: for which item (its options and wait budget apply, errors name it) and,

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { ApiContext } from '../../DocumentExtraction/transport';
-import { apiRequest, unexpectedResponse } from '../../DocumentExtraction/transport';
+import type { ApiContext } from '../run';
+import { apiRequest, unexpectedResponse } from '../transport';
 import { ENDPOINTS, endpointName, pathTo, sendWrite } from './endpoints';
 import type { IdSource } from './ids';
 import { requireServiceId } from './ids';

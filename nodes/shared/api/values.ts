@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { ApiContext } from '../../DocumentExtraction/transport';
-import { apiRequestAllItems } from '../../DocumentExtraction/transport';
+import type { ApiContext } from '../run';
+import { apiRequestAllItems } from '../transport';
 import { ENDPOINTS, pathTo, sendWrite } from './endpoints';
 import type { IdSource } from './ids';
 import type { ApiCall, SuccessAnswer, WriteCall } from './types';

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { ApiContext } from '../../DocumentExtraction/transport';
-import { apiRequest } from '../../DocumentExtraction/transport';
+import type { ApiContext } from '../run';
+import { apiRequest } from '../transport';
 import { ENDPOINTS, pathTo, sendWrite } from './endpoints';
 import type { ApiCall, WriteCall } from './types';
 import { objectAt } from './types';

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiContext } from '../../DocumentExtraction/transport';
+import type { ApiContext } from '../run';
 import type { IdSource } from '../api';
 import { getFormValues } from '../api';
 import { simplifyFormValue } from './simplify';

@@ -5,7 +5,7 @@ import { optionsCollection, transferSpeedOptions } from '../../../shared/request
 import { fileIdParameter } from '../../descriptions/common';
 import { binaryFileName, binaryMimeType } from '../../helpers/binary';
 import { requireText } from '../../helpers/validation';
-import { allowedDownloadBytes, downloadFromStorage } from '../../transport';
+import { allowedDownloadBytes, downloadFromStorage } from '../../../shared/transport';
 import { fileWithPreviewUrl } from './records';
 
 const properties: INodeProperties[] = [

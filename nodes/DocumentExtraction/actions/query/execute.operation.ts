@@ -11,8 +11,8 @@ import { optionsCollection } from '../../../shared/requestOptions';
 import { DOCUMENTATION_URL, resultLimit, returnAllParameters } from '../../descriptions/common';
 import { requireIdList } from '../../helpers/listParameters';
 import { requireBoolean, requireJson, requireNumber, requireOneOf } from '../../helpers/validation';
-import type { Violation } from '../../transport';
-import { describeViolation } from '../../transport';
+import type { Violation } from '../../../shared/transport';
+import { describeViolation } from '../../../shared/transport';
 
 /** The example configuration the editor starts with: it runs in any workspace. */
 const EXAMPLE_QUERY_CONFIG = `{

@@ -5,7 +5,9 @@ import type { MultipartUploadRequest, UploadRequest } from '../../../../shared/a
 import { completeMultipartUpload, initiateMultipartUpload, withoutField } from '../../../../shared/api';
 import { forEachConcurrently } from '../../../../shared/concurrency';
 import type { BinarySource, RangeReader } from '../../../helpers/binary';
-import { approveStorageUrl, putToStorage, trimTrailingStops, waitClock } from '../../../transport';
+import { waitClock } from '../../../../shared/run';
+import { trimTrailingStops } from '../../../../shared/text';
+import { approveStorageUrl, putToStorage } from '../../../../shared/transport';
 import type { PlannedPart } from './partPlan';
 import { planParts } from './partPlan';
 import { sentBefore } from './replay';

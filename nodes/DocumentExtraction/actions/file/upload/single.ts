@@ -3,7 +3,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import type { UploadAnswer, UploadRequest } from '../../../../shared/api';
 import { requestUpload } from '../../../../shared/api';
 import type { BinarySource } from '../../../helpers/binary';
-import { putToStorage, waitClock } from '../../../transport';
+import { waitClock } from '../../../../shared/run';
+import { putToStorage } from '../../../../shared/transport';
 import { sentBefore } from './replay';
 
 /** A presigned upload URL is valid for 300 seconds from the upload request (api-spec, Limits). */

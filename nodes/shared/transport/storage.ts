@@ -1,19 +1,19 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { connectionFor } from './connection';
-import type { ApiContext } from './context';
-import { cancelSignalOf } from './context';
+import type { ApiContext } from '../run/context';
+import { cancelSignalOf } from '../run/context';
 import { refusedUrlError } from './errors';
-import { ANSWER_LIMITS } from './limits';
+import { ANSWER_LIMITS } from '../limits';
 import type { SendResult } from './http';
 import { send } from './http';
 import type { AttemptResult } from './retry';
 import { withRetries } from './retry';
-import { addSecrets, budgetFor, limitsOf, waitDeadlineOf } from './scope';
+import { addSecrets, budgetFor, limitsOf, waitDeadlineOf } from '../run/scope';
 import type { StorageDownloadOptions, StorageRequestOptions } from './storageOutcome';
 import { attemptFailure, expiredUrlError, judgeStorageAnswer } from './storageOutcome';
-import { UrlPolicyError, approveReturnedUrl } from './urlPolicy';
-import type { ReturnedUrlRole } from './urlPolicy';
+import { UrlPolicyError, approveReturnedUrl } from './returnedUrls';
+import type { ReturnedUrlRole } from './returnedUrls';
 import { TransferWatch } from './watch';
 
 export type { StorageDownloadOptions, StorageRequestOptions };

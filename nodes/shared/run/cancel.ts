@@ -1,6 +1,6 @@
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { WaitBudget } from './budget';
+import type { WaitBudget } from './waitBudget';
 import { waitClock } from './clock';
 import type { ApiContext } from './context';
 import { cancelSignalOf } from './context';

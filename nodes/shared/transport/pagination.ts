@@ -4,8 +4,8 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { ApiRequest } from './api';
 import { apiRequest } from './api';
-import type { ApiContext } from './context';
-import { ANSWER_LIMITS } from './limits';
+import type { ApiContext } from '../run/context';
+import { ANSWER_LIMITS } from '../limits';
 
 interface PageOf {
 	items: IDataObject[];

@@ -1,8 +1,8 @@
-import type { Deadline } from './budget';
-import { WaitBudget } from './budget';
+import type { Deadline } from './waitBudget';
+import { WaitBudget } from './waitBudget';
 import type { ApiContext } from './context';
-import type { Limits } from './limits';
-import { limitsFor } from './limits';
+import type { Limits } from '../limits';
+import { limitsFor } from '../limits';
 
 /**
  * What the requests of one node run (all its items and batches) or one poll share: each item's

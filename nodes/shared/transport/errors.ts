@@ -2,7 +2,7 @@ import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { redact, redactQuery } from './secrets';
-import { sizeText, summarizeText, trimTrailingStops } from './text';
+import { sizeText, summarizeText, trimTrailingStops } from '../text';
 
 /** The API's problem+json body (see api-spec "Errors"), including the deprecated legacy keys. */
 export interface Problem {

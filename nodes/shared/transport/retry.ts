@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { Deadline, WaitBudget } from './budget';
-import { pause, throwIfCancelled } from './cancel';
-import { waitClock } from './clock';
-import type { ApiContext } from './context';
-import { WAIT_LIMITS } from './limits';
+import type { Deadline, WaitBudget } from '../run/waitBudget';
+import { pause, throwIfCancelled } from '../run/cancel';
+import { waitClock } from '../run/clock';
+import type { ApiContext } from '../run/context';
+import { WAIT_LIMITS } from '../limits';
 import type { RateLimitGate } from './rateGate';
 
 /**

@@ -5,8 +5,8 @@ import type {
 	IHttpRequestOptions,
 } from 'n8n-workflow';
 
-import type { ApiContext } from './context';
-import { ANSWER_LIMITS } from './limits';
+import type { ApiContext } from '../run/context';
+import { ANSWER_LIMITS } from '../limits';
 import type { AbortReason, TransferWatch } from './watch';
 
 /**

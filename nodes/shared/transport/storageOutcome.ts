@@ -1,16 +1,16 @@
 import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { cancelledError } from './cancel';
-import type { ApiContext } from './context';
+import { cancelledError } from '../run/cancel';
+import type { ApiContext } from '../run/context';
 import { buildNetworkError, buildRedirectError, tooLargeError } from './errors';
 import type { Answer, SendResult } from './http';
-import { limitsOf, secretsOf } from './scope';
+import { limitsOf, secretsOf } from '../run/scope';
 import type { AttemptFailure, AttemptResult } from './retry';
 import { isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs } from './retry';
 import { redact, redactQuery } from './secrets';
-import { summarizeText } from './text';
-import type { ReturnedUrlRole } from './urlPolicy';
+import { summarizeText } from '../text';
+import type { ReturnedUrlRole } from './returnedUrls';
 import type { TransferWatch } from './watch';
 
 /**

@@ -1,8 +1,8 @@
 import type { NodeParameterValueType } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ApiContext } from './context';
-import { readParameter } from './context';
+import type { ApiContext } from './run/context';
+import { readParameter } from './run/context';
 
 /**
  * Every number that bounds a request, in one place: the defaults and ranges of the options the

@@ -1,6 +1,6 @@
 import type { IPollFunctions } from 'n8n-workflow';
 
-import { waitClock } from '../DocumentExtraction/transport';
+import { waitClock } from '../shared/run';
 
 /** Share of n8n's poll budget spent on starting requests; the rest is margin for the last ones. */
 const BUDGET_SHARE = 0.75;

@@ -2,17 +2,17 @@ import type { IDataObject, IHttpRequestMethods, JsonObject } from 'n8n-workflow'
 import { NodeApiError } from 'n8n-workflow';
 
 import { API_PATH_PREFIX } from '../../../credentials/hosts';
-import type { Deadline } from './budget';
-import { cancelledError, isCancelled } from './cancel';
+import type { Deadline } from '../run/waitBudget';
+import { cancelledError, isCancelled } from '../run/cancel';
 import { connectionFor } from './connection';
-import type { ApiContext } from './context';
-import { cancelSignalOf } from './context';
+import type { ApiContext } from '../run/context';
+import { cancelSignalOf } from '../run/context';
 import { buildApiError, buildNetworkError, buildRedirectError, tooLargeError } from './errors';
 import { send } from './http';
 import type { AttemptResult } from './retry';
 import { isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs, withRetries } from './retry';
 import { redact } from './secrets';
-import { budgetFor, limitsOf, secretsOf, waitDeadlineOf } from './scope';
+import { budgetFor, limitsOf, secretsOf, waitDeadlineOf } from '../run/scope';
 import { TransferWatch } from './watch';
 
 export interface ApiRequest {

@@ -2,12 +2,12 @@ import type { ICredentialDataDecryptedObject, ICredentialsDecrypted } from 'n8n-
 import { NodeOperationError } from 'n8n-workflow';
 
 import { BaseUrlError, resolveApiBase } from '../../../credentials/hosts';
-import type { ApiContext } from './context';
+import type { ApiContext } from '../run/context';
 import { CREDENTIAL_TYPE } from './http';
 import { RateLimitGate, gateKeyFor } from './rateGate';
-import type { RunScope } from './scope';
-import { addSecrets, runScopeOf } from './scope';
-import type { ApprovedBaseUrl } from './urlPolicy';
+import type { RunScope } from '../run/scope';
+import { addSecrets, runScopeOf } from '../run/scope';
+import type { ApprovedBaseUrl } from './returnedUrls';
 
 /** Where and how one request is sent: all of it comes from one read of the credential. */
 interface Connection {

@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 
-import { waitClock } from './clock';
-import { WAIT_LIMITS } from './limits';
+import { waitClock } from '../run/clock';
+import { WAIT_LIMITS } from '../limits';
 
 /**
  * The API's word about a key (HTTP 429 with retryAfter) holds every request made with that key
