@@ -3,7 +3,7 @@ import { sleep } from 'n8n-workflow';
 /**
  * The time source of every wait the transport decides (rate limits, backoff, the processing
  * wait, budgets and deadlines). One object, so that a test can replace `now` and `sleep` and
- * check the waits without waiting for them. Request timeouts are real time (see watchdog.ts).
+ * check the waits without waiting for them. Request timeouts are real time (see watch.ts).
  */
 interface WaitClock {
 	now(): number;
