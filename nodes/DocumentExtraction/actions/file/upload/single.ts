@@ -6,7 +6,7 @@ import type { BinarySource } from '../../../helpers/binary';
 import { putToStorage, waitClock } from '../../../transport';
 import { sentBefore } from './replay';
 
-/** A presigned upload URL is valid for 300 seconds from the upload request (api-spec, Limits). */
+/** A presigned upload URL is valid for 300 seconds from the upload request (docs/dev/api-contract.md#upload-url-lifetime). */
 const UPLOAD_URL_LIFETIME_MS = 300 * 1000;
 
 /**
