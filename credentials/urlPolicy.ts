@@ -165,7 +165,7 @@ export interface ApprovedBaseUrl {
 	isLoopback: boolean;
 }
 
-/** The path every endpoint of the API starts with (api-spec, Versioning): the one place it is written. */
+/** The path every endpoint of the API starts with (docs/dev/api-contract.md#conventions): the one place it is written. */
 export const API_PATH_PREFIX = '/prod/v1';
 
 /** The text without the slashes at its end (a loop: linear in the length, whatever the text). */

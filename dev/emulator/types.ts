@@ -4,7 +4,7 @@ import type { ExtractedField } from './fill-fields';
 
 export type KeyMode = 'read-write' | 'read-only';
 
-/** `detailed`: DELETE /files lists deletedFileIds; `spec`: exactly the specification's shape. */
+/** `detailed`: DELETE /files lists deletedFileIds; `spec`: exactly the specification's shape (docs/dev/api-contract.md#reading-a-partial-delete). */
 export type DeleteAnswerShape = 'detailed' | 'spec';
 
 export interface ApiKeyRecord {

@@ -3,7 +3,8 @@
  * them, the two commands at the top, and facts that agree with the package: the anchors the
  * nodes and the credential link to, where the API key comes from, the sandbox's online switch,
  * the supported n8n versions, the install route. CONTRIBUTING.md names the command of every
- * suite that `npm test` leaves out. And no link in the Markdown files points at nothing.
+ * suite that `npm test` leaves out. And no link in the Markdown files (the docs, and the dev
+ * home's and tools' READMEs) points at nothing.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -11,8 +12,8 @@ import * as path from 'node:path';
 import { loadPackage } from '../harness';
 import { N8N_VERSIONS } from '../../dev/n8n/n8n-runtime';
 import { onlineCommand } from '../../dev/start-message';
+import { ROOT, anchorsOf, filesUnder, linkTarget, pointsAtHeading, prose } from './markdown';
 
-const ROOT = path.join(__dirname, '..', '..');
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 const readme = read('README.md');
 const packageJson = JSON.parse(read('package.json')) as {
@@ -21,42 +22,22 @@ const packageJson = JSON.parse(read('package.json')) as {
 	n8n: { nodes: string[] };
 };
 
-/** Markdown without its fenced code blocks. */
-function prose(markdown: string): string {
-	return markdown.replace(/^```[\s\S]*?^```/gm, '');
-}
-
-/** The anchors a Markdown file offers: GitHub's slugs of its headings, and explicit ids. */
-function anchorsOf(markdown: string): Set<string> {
-	const anchors = new Set<string>();
-	const seen = new Map<string, number>();
-	for (const [, title] of prose(markdown).matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)) {
-		const slug = title
-			.toLowerCase()
-			.replace(/[^\p{L}\p{N} _-]/gu, '')
-			.replace(/ /g, '-');
-		const count = seen.get(slug) ?? 0;
-		seen.set(slug, count + 1);
-		anchors.add(count === 0 ? slug : `${slug}-${count}`);
-	}
-	for (const [, id] of markdown.matchAll(/<a id="([^"]+)"/g)) anchors.add(id);
-	return anchors;
-}
-
 /** `## ` headings, in order. */
 function sections(markdown: string): string[] {
 	return [...prose(markdown).matchAll(/^## (.+)$/gm)].map((match) => match[1].trim());
 }
 
-/** Markdown files whose links are checked: the README, CONTRIBUTING and every doc. */
+/** Markdown files whose links are checked: the README, CONTRIBUTING, every doc, and the dev home's and tools' READMEs. */
 function markdownFiles(): string[] {
-	const walk = (dir: string): string[] =>
-		fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-			const relative = path.join(dir, entry.name);
-			if (entry.isDirectory()) return walk(relative);
-			return entry.name.endsWith('.md') ? [relative] : [];
-		});
-	return ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', path.join('examples', 'README.md'), ...walk('docs')];
+	return [
+		'README.md',
+		'CONTRIBUTING.md',
+		'CHANGELOG.md',
+		path.join('examples', 'README.md'),
+		...filesUnder('docs', ['.md']),
+		...filesUnder('dev', ['.md']),
+		...filesUnder('scripts', ['.md']),
+	];
 }
 
 describe('README.md, for the user', () => {
@@ -207,11 +188,8 @@ describe('links in the Markdown files', () => {
 		const text = prose(read(file));
 		const links = [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1]).filter((target) => !/^[a-z]+:/i.test(target));
 		const broken = links.filter((target) => {
-			const [targetPath, anchor] = target.split('#');
-			const resolved = targetPath ? path.join(ROOT, path.dirname(file), targetPath) : path.join(ROOT, file);
-			if (!fs.existsSync(resolved)) return true;
-			if (!anchor || !resolved.endsWith('.md')) return false;
-			return !anchorsOf(fs.readFileSync(resolved, 'utf8')).has(anchor);
+			const { file: targetFile, anchor } = linkTarget(file, target);
+			return !pointsAtHeading(targetFile, anchor);
 		});
 
 		expect(broken).toEqual([]);

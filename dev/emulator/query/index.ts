@@ -1,6 +1,7 @@
 /**
  * The emulator's query builder: POST /query/execute over extracted values.
- * The specification leaves the inner shapes of the queryConfig arrays open; the subset this
+ * The specification leaves the inner shapes of the queryConfig arrays open
+ * (docs/dev/api-contract.md#query-configuration-shapes); the subset this
  * engine understands is written down in ../QUERY.md. An invalid configuration never throws: it
  * answers no data and `errors[]` with JSON Pointers into the request body.
  *

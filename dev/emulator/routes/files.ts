@@ -346,7 +346,7 @@ async function rerun(ctx: RequestContext) {
 	return ok({ success: true });
 }
 
-/** PATCH /files/schema is referenced by the specification without a shape; not emulated. */
+/** PATCH /files/schema is referenced by the specification without a shape (docs/dev/api-contract.md#endpoints-the-node-does-not-call); not emulated. */
 function singleFileSchema(): never {
 	throw new ApiError(501, 'PATCH /files/schema (single-file schema) is not emulated: the specification does not show its request or response.');
 }

@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 /**
  * The OCR/extraction models the node offers in its list: the one table of them.
  * Spelled as the service's documentation spells them (the specification writes `Engine` for the
- * leading product word). The list changes over time and by plan, so the parameter also takes any
+ * leading product word: docs/dev/api-contract.md#ocr-model-ids). The list changes over time and by plan, so the parameter also takes any
  * model ID ("By ID"). The Aegis model's full identifier is not published, so it is not listed.
  */
 export const OCR_MODELS: ReadonlyArray<{ value: string; name: string; language: string }> = [

@@ -3,7 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 /**
  * Reading GET /uploads/{uploadId}: where an upload stands, and which files it produced.
  *
- * The specification shows the shape but not the transitions, so the rules are:
+ * The specification shows the shape but not the transitions, so the rules are
+ * (docs/dev/api-contract.md#when-an-upload-is-done-or-failed):
  * - a step record with status `error` (e.g. `processing_failed`) fails what it belongs to, with
  *   its `errorReason`;
  * - a file record (it has a `fileId`) is done when its status is `processed`;

@@ -8,7 +8,7 @@ import type { IdForm, IdSource } from './ids';
 import { requireServiceId } from './ids';
 
 /**
- * Every endpoint of the Document Extraction API (api-spec.md, Endpoints): the one place where
+ * Every endpoint of the Document Extraction API (docs/dev/api-contract.md#endpoints): the one place where
  * methods and paths are written. Paths are below the API prefix (/prod/v1, added by the
  * transport from credentials/urlPolicy.ts); a `{name}` segment is an ID, of the form `ids` gives.
  * A write names its call site, from which (with the item and the body) its Idempotency-Key is
@@ -57,7 +57,7 @@ export const ENDPOINTS = {
 	patchSchemaFields: { method: 'PATCH', path: '/schemas', callSite: 'schema.updateFields' },
 } as const satisfies Record<string, Endpoint>;
 
-/** How messages name an endpoint, as the specification heads it: e.g. `GET /uploads/{uploadId}`. */
+/** How messages name an endpoint, as docs/dev/api-contract.md#endpoints does: e.g. `GET /uploads/{uploadId}`. */
 export function endpointName(endpoint: Endpoint): string {
 	return `${endpoint.method} ${endpoint.path}`;
 }

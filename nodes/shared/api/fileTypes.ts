@@ -5,7 +5,7 @@ import { apiRequestAllItems, listAt } from '../transport';
 import { ENDPOINTS, sendWrite } from './endpoints';
 import type { SortOrder, SuccessAnswer, WriteCall } from './types';
 
-/** A file type (api-spec: File type), with its current schema version. */
+/** A file type (docs/dev/api-contract.md#file-types), with its current schema version. */
 interface FileType extends IDataObject {
 	id?: string;
 	name?: string;

@@ -6,7 +6,7 @@ import { apiRequest, apiRequestAllItems, approveStorageUrl, listAt, unexpectedRe
 import { ENDPOINTS, pathTo, sendWrite } from './endpoints';
 import type { ApiCall, SortOrder, WriteCall } from './types';
 
-/** A file (api-spec: File). `fileId` is checked to be text; the rest is as the service answered. */
+/** A file (docs/dev/api-contract.md#list-files). `fileId` is checked to be text; the rest is as the service answered. */
 export interface FileRecord extends IDataObject {
 	fileId: string;
 	fileName?: string;
@@ -48,7 +48,8 @@ export const FILE_PAGE_SIZE = 100;
 
 /**
  * The query string of GET /files. `fileIds`: the specification calls it a string; the service's
- * public client code sends a JSON array of UUIDs, which the API accepts. One form, sent from here only.
+ * public client code sends a JSON array of UUIDs, which the API accepts. One form, sent from here only
+ * (docs/dev/api-contract.md#fileids-in-the-file-list-query).
  */
 function fileListQs(query: FileListQuery): IDataObject {
 	const qs: IDataObject = {};
@@ -127,7 +128,7 @@ export async function deleteFiles(
 	fileIds: string[],
 	{ itemIndex }: WriteCall,
 ): Promise<DeleteFilesAnswer> {
-	// An array, as the specification's request sample sends (its prose says a comma string).
+	// An array, as the request sample sends (its prose says a comma string): docs/dev/api-contract.md#delete-body
 	return (await sendWrite(this, ENDPOINTS.deleteFiles, { fileIds }, itemIndex)).body;
 }
 
@@ -139,7 +140,7 @@ export interface ExportStatusReport extends IDataObject {
 	integrationExportMessages?: string[];
 }
 
-/** PATCH /files/{fileId} answer (api-spec: File export info). */
+/** PATCH /files/{fileId} answer (docs/dev/api-contract.md#report-export-status). */
 interface ExportStatusAnswer extends IDataObject {
 	fileId?: string;
 	exportInfo?: {

@@ -1,5 +1,5 @@
 /**
- * The API layer: one typed function per endpoint of the Document Extraction API (api-spec.md),
+ * The API layer: one typed function per endpoint of the Document Extraction API (docs/dev/api-contract.md#endpoints),
  * used by the node's operations, its editor methods and the trigger alike. Each function builds
  * its request from the endpoint table (endpoints.ts), derives the Idempotency-Key of a write,
  * checks every ID before it goes into a path, and reads the answer into its type. Below it, the

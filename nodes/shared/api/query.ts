@@ -6,7 +6,7 @@ import { apiRequest } from '../transport';
 import { ENDPOINTS } from './endpoints';
 import type { ApiCall } from './types';
 
-/** POST /query/execute body. The inner shapes of the configuration are not in the specification. */
+/** POST /query/execute body. The configuration's inner shapes are not published: docs/dev/api-contract.md#query-configuration-shapes. */
 interface QueryRequest extends IDataObject {
 	queryConfig: IDataObject;
 	options?: { limit?: number; offset?: number; fieldMetadata?: IDataObject; skipCache?: boolean };

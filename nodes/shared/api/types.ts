@@ -25,8 +25,8 @@ export interface SuccessAnswer extends IDataObject {
 }
 
 /**
- * Answer fields are typed as the specification describes them. Only what the node relies on is
- * checked (named in each reader); other fields are passed on as the service answered them.
+ * Answer fields are typed as the API describes them. Only what the node relies on is checked
+ * (named in each reader and in docs/dev/api-contract.md#endpoints); other fields are passed on as answered.
  */
 
 /** `body[key]` when it is an object (e.g. `{ workflow: {...} }`), else an "unexpected shape" error. */

@@ -12,7 +12,7 @@ import { withoutField } from './types';
 export interface UploadRequest extends IDataObject {
 	fileName: string;
 	fileType: string;
-	/** Listed as required in one place of the specification and optional in another: always sent. */
+	/** Required in one place of the specification, optional in another: docs/dev/api-contract.md#issplit-and-schemalocking. */
 	isSplit: boolean;
 	schemaLocking: boolean;
 	isSplitExcel?: boolean;

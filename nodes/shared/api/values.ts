@@ -6,7 +6,7 @@ import { ENDPOINTS, pathTo, sendWrite } from './endpoints';
 import type { IdSource } from './ids';
 import type { ApiCall, SuccessAnswer, WriteCall } from './types';
 
-/** One extracted field of a form (api-spec: File form values). */
+/** One extracted field of a form (docs/dev/api-contract.md#read-values). */
 interface FormField extends IDataObject {
 	title?: string;
 	type?: string;
@@ -67,8 +67,8 @@ export interface FieldValue {
 
 /**
  * PATCH /files/{fileId}/values. The specification references this endpoint without showing its
- * body; this is our documented assumption (README), kept here only: `{ fields: [{ title, value }, …] }`,
- * `value: null` clearing a field.
+ * body; this is our documented choice, kept here only: `{ fields: [{ title, value }, …] }`,
+ * `value: null` clearing a field (docs/dev/api-contract.md#update-values-body).
  */
 export async function updateFormValues(
 	this: IExecuteFunctions,

@@ -6,7 +6,7 @@ import { ENDPOINTS, pathTo, sendWrite } from './endpoints';
 import type { ApiCall, WriteCall } from './types';
 import { objectAt } from './types';
 
-/** The workspace subscription (api-spec: Subscription): plan, credit, quotas used and allowed. */
+/** The workspace subscription (docs/dev/api-contract.md#subscription-and-project-settings): plan, credit, quotas. */
 interface Subscription extends IDataObject {
 	id?: string;
 	workspaceId?: string;
@@ -21,7 +21,7 @@ export async function getSubscription(this: ApiContext, call: ApiCall = {}): Pro
 	return objectAt<Subscription>(this, body, 'subscription', 'the subscription request', call.itemIndex);
 }
 
-/** The project settings (api-spec: Project setting). */
+/** The project settings (docs/dev/api-contract.md#subscription-and-project-settings). */
 interface ProjectSettings extends IDataObject {
 	projectId?: string;
 	ocrModel?: string;
@@ -42,7 +42,7 @@ export interface DirectoryRequest extends IDataObject {
 	parentId?: string;
 }
 
-/** A directory (api-spec: Directory). */
+/** A directory (docs/dev/api-contract.md#create-a-directory). */
 interface Directory extends IDataObject {
 	id?: string;
 	name?: string;
@@ -61,7 +61,7 @@ export async function createDirectory(
 	return objectAt<Directory>(this, answer, 'directory', 'the directory creation', itemIndex);
 }
 
-/** A workflow (api-spec: Workflow) with its step summaries. */
+/** A workflow (docs/dev/api-contract.md#workflow) with its step summaries. */
 interface Workflow extends IDataObject {
 	id?: string;
 	name?: string;

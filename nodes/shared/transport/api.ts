@@ -237,7 +237,7 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 	return response.body;
 }
 
-/** Raised by code that found the API's answer unusable (a shape the specification rules out). */
+/** Raised by code that found the API's answer unusable: a field the node relies on (docs/dev/api-contract.md#conventions) is missing. */
 export function unexpectedResponse(
 	context: ApiContext,
 	what: string,

@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { redact, redactQuery } from './secrets';
 import { sizeText, summarizeText, trimTrailingStops } from '../text';
 
-/** The API's problem+json body (see api-spec "Errors"), including the deprecated legacy keys. */
+/** The API's problem+json body (docs/dev/api-contract.md#errors), including the deprecated legacy keys. */
 export interface Problem {
 	type?: string;
 	title?: string;

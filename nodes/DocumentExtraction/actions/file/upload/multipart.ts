@@ -17,11 +17,12 @@ import { sentBefore } from './replay';
  * POST /files/upload/multipart/complete with the ETags in part order.
  *
  * Sizes: the API takes `fileSize` and `partSizeLimit` in MB, floats allowed; we read MB as
- * 2^20 bytes (MiB), so `bytes / 2^20` is exact and the service's byte count equals ours.
+ * 2^20 bytes (MiB), so `bytes / 2^20` is exact and the service's byte count equals ours
+ * (docs/dev/api-contract.md#multipart-sizes-in-mb).
  */
 export const BYTES_PER_MB = 1024 * 1024;
 
-/** Part URLs are valid for 900 seconds from the initiation (api-spec, Limits). */
+/** Part URLs are valid for 900 seconds from the initiation (docs/dev/api-contract.md#presigned-storage-urls). */
 const PART_URL_LIFETIME_MS = 900 * 1000;
 
 /** Retries of one part after a network error or a 5xx, while its URL is valid. */

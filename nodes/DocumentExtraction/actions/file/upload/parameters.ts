@@ -128,7 +128,7 @@ export function uploadBody(
 	const body: UploadRequest = {
 		fileName: requireText(context, itemIndex, 'File Name', fileName),
 		fileType: requireText(context, itemIndex, 'MIME Type', fileType),
-		// Listed as required in one place of the specification and optional in another: always sent.
+		// Required in one place of the specification, optional in another: docs/dev/api-contract.md#issplit-and-schemalocking
 		isSplit: false,
 		schemaLocking: false,
 	};

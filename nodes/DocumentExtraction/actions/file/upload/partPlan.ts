@@ -33,7 +33,8 @@ function refusedPlan(context: IExecuteFunctions, itemIndex: number, why: string)
 /**
  * The parts of an initiation answer as byte ranges: from startByte/endByte/size when the API
  * gives them (its documentation does), else from partSize. They must tile the file exactly, in
- * order, none larger than the Part Size asked (`maxPartBytes`) and at most MAX_PARTS of them.
+ * order, none larger than the Part Size asked (`maxPartBytes`) and at most MAX_PARTS of them
+ * (docs/dev/api-contract.md#the-multipart-initiation-answer).
  */
 export function planParts(
 	context: IExecuteFunctions,

@@ -7,7 +7,7 @@ import { waitClock } from '../../../../shared/run';
 import { putToStorage } from '../../../../shared/transport';
 import { sentBefore } from './replay';
 
-/** A presigned upload URL is valid for 300 seconds from the upload request (api-spec, Limits). */
+/** A presigned upload URL is valid for 300 seconds from the upload request (docs/dev/api-contract.md#upload-url-lifetime). */
 const UPLOAD_URL_LIFETIME_MS = 300 * 1000;
 
 /**

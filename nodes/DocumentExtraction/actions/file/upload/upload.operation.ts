@@ -12,7 +12,7 @@ import { waitForUpload } from './wait';
 import { isZipUpload, uploadResults } from './zipMembers';
 
 /**
- * File > Upload, as the specification describes it: the upload request (single, or multipart for
+ * File > Upload (docs/dev/api-contract.md#upload): the upload request (single, or multipart for
  * a large file), the bytes to storage, then, with Wait for Completion, the upload status until
  * processing ends, and an item per processed file (a ZIP: per member) with its values.
  *
