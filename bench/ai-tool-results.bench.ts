@@ -4,7 +4,7 @@
  *
  *   npm run bench:ai-tools
  *
- * Each operation runs through n8n-core's engine (test/harness) against the emulator; its tool
+ * Each operation runs through n8n-core's engine (dev/harness) against the emulator; its tool
  * result is what n8n 2.41 hands the model: JSON.stringify of the node's output items' json
  * (n8n-core get-input-connection-data.js, mapResult). test/e2e/ai.test.ts measures the same in the
  * real n8n for File > Get Many, Get Values and Query > Execute (it prints its figures): they agree.
@@ -12,9 +12,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { runNode } from '../test/harness';
+import { runNode } from '../dev/harness';
 import { SEED_IDS, SEEDED_KEYS, startEmulator, type Emulator } from '../dev/emulator';
-import { uploadToEmulator } from '../test/e2e/helpers';
+import { uploadToEmulator } from '../dev/emulator/client';
 
 const DOCUMENTS = join(__dirname, '..', 'examples', 'documents');
 const TYPES: Record<string, string> = { pdf: 'application/pdf', txt: 'text/plain', zip: 'application/zip' };

@@ -40,7 +40,7 @@ import type { N8nInstance } from '../dev/n8n/n8n-launcher';
 import { ensureN8n } from '../dev/n8n/n8n-runtime';
 import { NODE_TYPE, type WorkflowJson } from '../dev/n8n/n8n-stack';
 import { startQueueStack, type QueueStack } from '../dev/n8n/queue/queue-stack';
-import { CREDENTIALS } from '../test/queue/workflows';
+import { CREDENTIALS } from '../dev/n8n/queue/workflows';
 
 function option(name: string, fallback: number): number {
 	const index = process.argv.indexOf(`--${name}`);

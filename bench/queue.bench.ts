@@ -23,7 +23,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { invoiceText } from '../dev/documents';
-import { diskUploadWorkflow, WEBHOOK_UPLOAD, writeLargeInvoiceFile } from '../test/queue/workflows';
+import { diskUploadWorkflow, WEBHOOK_UPLOAD, writeLargeInvoiceFile } from '../dev/n8n/queue/workflows';
 import type { N8nInstance } from '../dev/n8n/n8n-launcher';
 import { ensureN8n } from '../dev/n8n/n8n-runtime';
 import { runWorkflow, startStack, waitForExecution, type Stack, type WorkflowJson } from '../dev/n8n/n8n-stack';

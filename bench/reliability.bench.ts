@@ -14,7 +14,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { ensureBuilt } from '../test/harness';
+import { ensureBuilt } from '../dev/harness';
 import { CREDENTIAL_CASES } from './reliability/credentials';
 import { FAULT_CASES } from './reliability/faults';
 import { INPUT_CASES } from './reliability/inputs';

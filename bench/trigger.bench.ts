@@ -14,8 +14,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { SEEDED_KEYS, startEmulator } from '../dev/emulator';
 import type { Emulator } from '../dev/emulator';
 import { addFiles } from '../dev/emulator/bulk-files';
-import { pollTrigger } from '../test/harness';
-import { credentialsFor } from '../test/node/support';
+import { credentialsFor } from '../dev/emulator/client';
+import { pollTrigger } from '../dev/harness';
 import { numberFlag } from './args';
 import { printTable } from './table';
 

@@ -14,7 +14,7 @@ import type { IConnections } from 'n8n-workflow';
 
 import { SEEDED_KEYS, startEmulator } from '../dev/emulator';
 import { INVOICE_FILE_NAME, INVOICE_PDF_FILE_NAME, invoicePdf, invoiceText } from '../dev/documents';
-import { REPO_ROOT, createBinaryItem, runWorkflow, type WorkflowJson } from '../test/harness';
+import { REPO_ROOT, createBinaryItem, runWorkflow, type WorkflowJson } from '../dev/harness';
 
 /** The example with its Read/Write Files node taken out: the trigger connects to what the Read node fed. */
 function withoutReadNode(workflow: WorkflowJson): WorkflowJson {

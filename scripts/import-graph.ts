@@ -1,21 +1,24 @@
 /**
  * The repository's import graph: which source file imports which (static `import`/`export from`,
  * `require()`, `import()`, and files named by `join(__dirname, '…')`, such as a worker script or a
- * preloaded guard), the files an entry point reaches, and the import circles.
+ * preloaded guard), the files an entry point reaches, the import circles, and the layer rules of
+ * scripts/import-rules.ts checked against it.
  *
- *   npx tsx scripts/import-graph.ts                 # circles anywhere; what npm start reaches
+ *   npx tsx scripts/import-graph.ts                 # every rule; what npm start reaches
  *   npx tsx scripts/import-graph.ts dev/start.ts    # the files one entry point reaches
  *
- * Exits 1 when there is a circle or when `npm start` / `npm run start:queue` reach a file under
- * test/. test/package/import-graph.test.ts checks the same.
+ * Exits 1 when an import breaks a rule or when `npm start` / `npm run start:queue` reach a file
+ * under test/. test/package/import-graph.test.ts checks the same.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as ts from 'typescript';
 
+import { CIRCLE, IMPORT_RULES, type ImportRule } from './import-rules';
+
 export const REPOSITORY_ROOT = path.resolve(__dirname, '..');
 
-/** The folders whose files make up the graph. */
+/** The folders whose files make up the graph, with the source files at the root (config files). */
 export const SOURCE_FOLDERS = ['nodes', 'credentials', 'dev', 'scripts', 'test', 'bench'] as const;
 
 const SOURCE_FILE = /\.(ts|js|cjs|mjs)$/;
@@ -24,6 +27,14 @@ const RESOLVE_SUFFIXES = ['', '.ts', '.js', '.cjs', '.mjs', '/index.ts', '/index
 
 /** Repository-relative path (forward slashes) -> the repository-relative files it imports. */
 export type ImportGraph = Map<string, Set<string>>;
+
+/** The root's own source files (jest, eslint and gulp configs, index.js), not its folders. */
+function rootFiles(root: string): string[] {
+	return fs
+		.readdirSync(root, { withFileTypes: true })
+		.filter((entry) => entry.isFile() && SOURCE_FILE.test(entry.name) && !entry.name.endsWith('.d.ts'))
+		.map((entry) => entry.name);
+}
 
 function sourceFiles(root: string, folder: string): string[] {
 	const found: string[] = [];
@@ -70,9 +81,10 @@ export function importsOf(root: string, file: string): Set<string> {
 	return targets;
 }
 
-/** The graph of every source file under `folders`. */
+/** The graph of every source file under `folders` and at the root. */
 export function importGraph(root = REPOSITORY_ROOT, folders: readonly string[] = SOURCE_FOLDERS): ImportGraph {
 	const graph: ImportGraph = new Map();
+	for (const file of rootFiles(root)) graph.set(file, importsOf(root, file));
 	for (const folder of folders) for (const file of sourceFiles(root, folder)) graph.set(file, importsOf(root, file));
 	return graph;
 }
@@ -127,6 +139,59 @@ export function importCircles(graph: ImportGraph): string[][] {
 	return circles;
 }
 
+/** A glob over repository paths as a RegExp: `**` any run of folders (or none), `*` and `?` within one name. */
+function globRegExp(glob: string): RegExp {
+	let pattern = '';
+	for (let index = 0; index < glob.length; index += 1) {
+		const char = glob[index];
+		if (glob.startsWith('**/', index)) {
+			pattern += '(?:.*/)?';
+			index += 2;
+		} else if (glob.startsWith('**', index)) {
+			pattern += '.*';
+			index += 1;
+		} else if (char === '*') pattern += '[^/]*';
+		else if (char === '?') pattern += '[^/]';
+		else pattern += char.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+	}
+	return new RegExp(`^${pattern}$`);
+}
+
+/** Whether `file` matches `globs`: at least one glob and none of the `!` globs. */
+export function matchesGlobs(globs: readonly string[], file: string): boolean {
+	let matched = false;
+	for (const glob of globs) {
+		if (glob.startsWith('!')) {
+			if (globRegExp(glob.slice(1)).test(file)) return false;
+		} else if (globRegExp(glob).test(file)) matched = true;
+	}
+	return matched;
+}
+
+/** The graph of the chain `files` (each imports the next). */
+export function chainGraph(files: readonly string[]): ImportGraph {
+	const graph: ImportGraph = new Map(files.map((file) => [file, new Set<string>()]));
+	for (let index = 1; index < files.length; index += 1) graph.get(files[index - 1])?.add(files[index]);
+	return graph;
+}
+
+/** The imports of `graph` that break `rule`, each a sentence naming the rule and the files. */
+export function ruleViolations(graph: ImportGraph, rule: ImportRule): string[] {
+	const inScope = (file: string) => matchesGlobs(rule.from, file);
+	if (rule.forbidden === CIRCLE) {
+		const scoped: ImportGraph = new Map();
+		for (const [file, targets] of graph) if (inScope(file)) scoped.set(file, new Set([...targets].filter(inScope)));
+		return importCircles(scoped).map((circle) => `import circle among ${circle.join(', ')}: breaks the rule "${rule.name}"`);
+	}
+	const forbidden = rule.forbidden;
+	const violations: string[] = [];
+	for (const [file, targets] of graph) {
+		if (!inScope(file)) continue;
+		for (const target of targets) if (matchesGlobs(forbidden, target)) violations.push(`${file} imports ${target}: breaks the rule "${rule.name}"`);
+	}
+	return violations.sort();
+}
+
 /** The file an npm script runs with tsx (`"start": "tsx dev/start.ts"` -> `dev/start.ts`). */
 export function npmScriptEntry(script: string, root = REPOSITORY_ROOT): string {
 	const scripts = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
@@ -137,10 +202,14 @@ export function npmScriptEntry(script: string, root = REPOSITORY_ROOT): string {
 
 function main(): void {
 	const graph = importGraph();
-	const circles = importCircles(graph);
-	let failed = circles.length > 0;
-	console.log(`${graph.size} files under ${SOURCE_FOLDERS.join(', ')}; ${circles.length} import circle(s)`);
-	for (const circle of circles) console.log(`  circle: ${circle.join(' -> ')}`);
+	let failed = false;
+	console.log(`${graph.size} files under ${SOURCE_FOLDERS.join(', ')} and at the root`);
+	for (const rule of IMPORT_RULES) {
+		const violations = ruleViolations(graph, rule);
+		console.log(`${violations.length === 0 ? 'ok  ' : 'FAIL'} ${rule.name}${violations.length === 0 ? '' : ` (${rule.why})`}`);
+		for (const violation of violations) console.log(`       ${violation}`);
+		if (violations.length > 0) failed = true;
+	}
 	const entries = process.argv.slice(2);
 	const checks = entries.length > 0 ? entries.map((entry) => ({ name: entry, entry })) : ['start', 'start:queue'].map((name) => ({ name: `npm run ${name}`, entry: npmScriptEntry(name) }));
 	for (const { name, entry } of checks) {

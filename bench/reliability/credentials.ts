@@ -1,5 +1,5 @@
 /** The credential cases of the reliability matrix: every hostile Base URL of the URL policy's table. */
-import { HOSTILE_BASE_URLS } from '../../test/fixtures/hostile-urls';
+import { HOSTILE_BASE_URLS } from '../../dev/hostile-urls';
 import type { MatrixCase } from './matrix';
 
 export const CREDENTIAL_CASES: MatrixCase[] = HOSTILE_BASE_URLS.map(([baseUrl]) => ({

@@ -2,7 +2,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { INVOICE_PDF_FILE_NAME, corruptPdf, invoicePdf as invoicePdfBytes, mixedZip as mixedZipBytes } from '../../dev/documents';
-import { createBinaryItem } from '../../test/harness';
+import { createBinaryItem } from '../../dev/harness';
 import type { CaseContext } from './matrix';
 
 export async function invoicePdf(_context: CaseContext): Promise<INodeExecutionData[]> {

@@ -9,7 +9,7 @@
  */
 import type { INodeParameters, NodeParameterValueType } from 'n8n-workflow';
 
-import { createBinaryItem } from '../../test/harness';
+import { createBinaryItem } from '../../dev/harness';
 import type { CaseContext, Expectation, MatrixCase } from './matrix';
 
 /** Well-formed ids that name nothing in a fresh emulator. */

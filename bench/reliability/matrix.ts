@@ -9,9 +9,9 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, I
 
 import type { Emulator, EmulatorOptions } from '../../dev/emulator';
 import { SEEDED_KEYS, keyLeaks, startEmulator } from '../../dev/emulator';
-import { uploadAndGetFile } from '../../test/emulator/test-helpers';
-import { createBinaryItem, installRecordingWaitClock, runNode } from '../../test/harness';
-import type { BinaryDataMode, RunNodeResult } from '../../test/harness';
+import { uploadAndGetFile } from '../../dev/emulator/client';
+import { createBinaryItem, installRecordingWaitClock, runNode } from '../../dev/harness';
+import type { BinaryDataMode, RunNodeResult } from '../../dev/harness';
 
 export type CaseGroup = 'fault' | 'input' | 'credential';
 

@@ -50,7 +50,7 @@ function n8nHttpRequestHelper(): (options: IHttpRequestOptions) => Promise<unkno
  */
 async function storedBinaryReader(): Promise<{ read: (into: Buffer, size: number) => Promise<{ bytesRead: number }> }> {
 	const [item] = JSON.parse(readFileSync(textFlag('stored-items'), 'utf8')) as Array<{ binary: { data: { id: string } } }>;
-	const { getBinaryDataService } = await import('../../test/harness');
+	const { getBinaryDataService } = await import('../../dev/harness');
 	const service = await getBinaryDataService('filesystem');
 	const chunks = (await service.getAsStream(item.binary.data.id, 256 * 1024))[Symbol.asyncIterator]();
 	let pending: Buffer = Buffer.alloc(0);
@@ -79,7 +79,7 @@ async function storedBinaryReader(): Promise<{ read: (into: Buffer, size: number
 }
 
 async function helperLargeRole(): Promise<void> {
-	await import('../../test/harness');
+	await import('../../dev/harness');
 	const httpRequest = n8nHttpRequestHelper();
 	const t = target();
 	const file = textFlag('file');
@@ -172,7 +172,7 @@ async function rawSmallRole(): Promise<void> {
 // The node in the n8n engine (filesystem binary mode)
 
 async function engine() {
-	const harness = await import('../../test/harness');
+	const harness = await import('../../dev/harness');
 	const t = target();
 	const credentials = { documentExtractionApi: { apiKey: t.key, instance: 'default', baseUrl: t.api } };
 	const run = async (inputItems: Awaited<ReturnType<typeof harness.createBinaryItem>>[], uploadOptions: Record<string, unknown>) => {

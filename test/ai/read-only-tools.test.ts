@@ -9,7 +9,7 @@ import type { INodeParameters, INodeProperties } from 'n8n-workflow';
 
 import { startEmulator, type Emulator } from '../../dev/emulator';
 import { RECEIPT_FILE_NAME, receiptText } from '../../dev/documents';
-import { loadPackage, runNode } from '../harness';
+import { loadPackage, runNode } from '../../dev/harness';
 import { AGENT_EXAMPLE } from '../../dev/model/chat-model';
 import { EXAMPLES_DIR, NODE_TYPE, readExample } from '../../dev/n8n/n8n-stack';
 

@@ -1,6 +1,6 @@
 /**
  * Every example in examples/ runs to its end on the emulator, failing documents included. Each is
- * run as shipped through the engine harness (n8n-core's WorkflowExecute, test/harness runWorkflow)
+ * run as shipped through the engine harness (n8n-core's WorkflowExecute, dev/harness runWorkflow)
  * with a bound on node runs, not a timer: an example that loops is stopped by the bound, and
  * fails here, instead of running for ever. n8n's own nodes the examples use (Read/Write Files,
  * HTTP Request, Merge, Wait, IF, Edit Fields, Split Out) come from the n8n the e2e global setup
@@ -18,7 +18,7 @@ import * as path from 'node:path';
 
 import { startEmulator, type Emulator } from '../../dev/emulator';
 import { INVOICE_EXPECTED, INVOICE_PDF_FILE_NAME, RECEIPT_EXPECTED, RECEIPT_FILE_NAME } from '../../dev/documents';
-import { runWorkflow, type PackageFiles, type RunWorkflowResult, type WorkflowJson } from '../harness';
+import { runWorkflow, type PackageFiles, type RunWorkflowResult, type WorkflowJson } from '../../dev/harness';
 import { ensureN8n } from '../../dev/n8n/n8n-runtime';
 import { AGENT_EXAMPLE } from '../../dev/model/chat-model';
 import { EXAMPLES_DIR, readExample } from '../../dev/n8n/n8n-stack';

@@ -1,8 +1,9 @@
 /** Small helpers of the end-to-end suites: which n8n, direct uploads to the emulator and waiting. */
-import type { Emulator } from '../../dev/emulator';
 import { N8N_VERSION, ensureN8n, type N8nRuntime } from '../../dev/n8n/n8n-runtime';
 import type { N8nInstance } from '../../dev/n8n/n8n-launcher';
 import { runWorkflow, waitForExecution, type ExecutionRecord } from '../../dev/n8n/n8n-stack';
+
+export { uploadToEmulator } from '../../dev/emulator/client';
 
 /**
  * The n8n the end-to-end suites run: $N8N_E2E_VERSION (a key of N8N_VERSIONS in
@@ -52,26 +53,6 @@ export async function waitForExecutionData(n8n: N8nInstance, executionId: string
 /** ensureN8n for e2eN8nVersion() (installed by the global setup, so here it returns at once). */
 export async function e2eRuntime(): Promise<N8nRuntime> {
 	return await ensureN8n({ n8nVersion: e2eN8nVersion(), log: (line) => process.stderr.write(`[e2e] ${line}\n`) });
-}
-
-/** Uploads a document straight to the emulator's API (POST /files/upload, then the presigned PUT), as another system would. */
-export async function uploadToEmulator(
-	emulator: Emulator,
-	apiKey: string,
-	fileName: string,
-	bytes: Buffer,
-	fileType = 'text/plain',
-): Promise<string> {
-	const answer = await fetch(`${emulator.apiUrl}/prod/v1/files/upload`, {
-		method: 'POST',
-		headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-		body: JSON.stringify({ fileName, fileType, isSplit: false, schemaLocking: false }),
-	});
-	if (!answer.ok) throw new Error(`POST /files/upload answered ${answer.status}: ${await answer.text()}`);
-	const { uploadId, presignedUploadURL } = (await answer.json()) as { uploadId: string; presignedUploadURL: string };
-	const put = await fetch(presignedUploadURL, { method: 'PUT', headers: { 'content-type': fileType }, body: bytes });
-	if (!put.ok) throw new Error(`storage PUT answered ${put.status}: ${await put.text()}`);
-	return uploadId;
 }
 
 /** Polls `probe` until it returns a value other than undefined; fails with `what` after `timeoutMs`. */

@@ -1,76 +1,11 @@
-/** Helpers for the emulator's contract tests: real HTTP through fetch. */
-import type { Emulator } from '../../dev/emulator/index';
+/**
+ * Helpers for the emulator's contract tests: real HTTP through fetch. API calls and uploads live in
+ * dev/emulator/client.ts (the benchmarks use them too) and are re-exported here.
+ */
+import type { ApiReply, Json } from '../../dev/emulator/client';
 
-/** JSON bodies are read loosely in assertions: a test states the shape it expects. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Json = any;
-
-export interface ApiReply<T = Json> {
-	status: number;
-	headers: Headers;
-	body: T;
-}
-
-export interface CallOptions {
-	key?: string | null;
-	body?: unknown;
-	rawBody?: string;
-	headers?: Record<string, string>;
-	query?: Record<string, string>;
-}
-
-export async function call<T = Json>(emu: Emulator, method: string, path: string, options: CallOptions = {}): Promise<ApiReply<T>> {
-	const headers: Record<string, string> = { ...options.headers };
-	const key = options.key === undefined ? emu.keys.readWrite : options.key;
-	if (key !== null) headers['x-api-key'] = key;
-	let body: string | undefined = options.rawBody;
-	if (options.body !== undefined) {
-		body = JSON.stringify(options.body);
-		headers['content-type'] ??= 'application/json';
-	}
-	const query = options.query ? `?${new URLSearchParams(options.query).toString()}` : '';
-	const response = await fetch(`${emu.apiUrl}/prod/v1${path}${query}`, { method, headers, body });
-	const text = await response.text();
-	let parsed: unknown = text;
-	try {
-		parsed = text === '' ? undefined : JSON.parse(text);
-	} catch {
-		// leave as text
-	}
-	return { status: response.status, headers: response.headers, body: parsed as T };
-}
-
-export interface UploadResult {
-	uploadId: string;
-	s3Path: string;
-	presignedUploadURL: string;
-	reply: ApiReply;
-}
-
-/** POST /files/upload then PUT the bytes to the presigned URL; waits for processing. */
-export async function uploadFile(
-	emu: Emulator,
-	fileName: string,
-	content: string | Buffer,
-	options: { fileType?: string; key?: string; extra?: Record<string, unknown>; wait?: boolean } = {},
-): Promise<UploadResult> {
-	const reply = await call(emu, 'POST', '/files/upload', {
-		key: options.key,
-		body: { fileName, fileType: options.fileType ?? 'text/plain', ...options.extra },
-	});
-	if (reply.status !== 200) throw new Error(`upload request failed: ${reply.status} ${JSON.stringify(reply.body)}`);
-	const put = await fetch(reply.body.presignedUploadURL, { method: 'PUT', body: content });
-	if (put.status !== 200) throw new Error(`storage PUT failed: ${put.status} ${await put.text()}`);
-	if (options.wait !== false) await emu.idle();
-	return { uploadId: reply.body.uploadId, s3Path: reply.body.s3Path, presignedUploadURL: reply.body.presignedUploadURL, reply };
-}
-
-/** Uploads and returns the one file record of the upload (after processing). */
-export async function uploadAndGetFile(emu: Emulator, fileName: string, content: string | Buffer, options: Parameters<typeof uploadFile>[3] = {}): Promise<Json> {
-	const { uploadId } = await uploadFile(emu, fileName, content, options);
-	const status = await call(emu, 'GET', `/uploads/${uploadId}`, { key: options.key });
-	return status.body.files[0];
-}
+export { call, uploadAndGetFile, uploadFile } from '../../dev/emulator/client';
+export type { ApiReply, CallOptions, Json, UploadResult } from '../../dev/emulator/client';
 
 export function expectProblem(reply: ApiReply, status: number, code: string): void {
 	expect(reply.status).toBe(status);

@@ -3,9 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { PackageBuildError, ensureBuilt } from './build';
+import { BUILD_SCRIPT, PackageBuildError, ensureBuilt } from '../../dev/harness/build';
 
-const BUILD_SCRIPT = join(__dirname, 'build-if-stale.js');
 const packageDirs: string[] = [];
 
 afterAll(() => {

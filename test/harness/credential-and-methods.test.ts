@@ -1,6 +1,6 @@
 import type { FixtureServer } from './fixtures/fixture-server';
 import { FIXTURE_API_KEY, FIXTURE_PACKAGE_DIR, startFixtureServer } from './fixtures/fixture-server';
-import { listSearch, loadOptions, testCredential } from './index';
+import { listSearch, loadOptions, testCredential } from '../../dev/harness';
 
 let server: FixtureServer;
 

@@ -2,8 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { FixtureServer } from './fixtures/fixture-server';
 import { FIXTURE_API_KEY, FIXTURE_PACKAGE_DIR, startFixtureServer } from './fixtures/fixture-server';
-import type { StaticDataHost } from './index';
-import { pollTrigger } from './index';
+import type { StaticDataHost } from '../../dev/harness';
+import { pollTrigger } from '../../dev/harness';
 
 let server: FixtureServer;
 

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 
 import type { FixtureServer } from './fixtures/fixture-server';
 import { FIXTURE_API_KEY, FIXTURE_PACKAGE_DIR, startFixtureServer } from './fixtures/fixture-server';
-import type { BinaryDataMode } from './index';
-import { createBinaryItem, readBinary, runNode, runWorkflow } from './index';
+import type { BinaryDataMode } from '../../dev/harness';
+import { createBinaryItem, readBinary, runNode, runWorkflow } from '../../dev/harness';
 
 let server: FixtureServer;
 let credentials: Record<string, { apiKey: string; baseUrl: string }>;

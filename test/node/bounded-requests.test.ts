@@ -9,7 +9,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { addFiles } from '../../dev/emulator/bulk-files';
 import { INVOICE_FILE_NAME, invoiceText } from '../../dev/documents';
-import { createBinaryItem, runNode } from '../harness';
+import { createBinaryItem, runNode } from '../../dev/harness';
 import { byId, seedFile } from './file-operations-support';
 import { SEEDED_KEYS, credentialsFor, requestsTo, useEmulator, useFakeWaitClock } from './support';
 

@@ -5,7 +5,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions }
 
 import { keyLeaks } from '../../dev/emulator';
 import { startRecordingProxy, type RecordingProxy } from '../fixtures/recording-proxy';
-import { runNode, testCredential } from '../harness';
+import { runNode, testCredential } from '../../dev/harness';
 import { SEEDED_KEYS, credentialsFor, loadBuiltPackage, requestsTo, useEmulator } from './support';
 
 const emulator = useEmulator();

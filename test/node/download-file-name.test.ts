@@ -7,8 +7,8 @@
 import type { IBinaryData } from 'n8n-workflow';
 
 import { INVOICE_PDF_FILE_NAME, invoicePdf } from '../../dev/documents';
-import type { BinaryDataMode } from '../harness';
-import { readBinary } from '../harness';
+import type { BinaryDataMode } from '../../dev/harness';
+import { readBinary } from '../../dev/harness';
 import type { SeededFile } from './file-operations-support';
 import { byId, runFileOperation, seedFile } from './file-operations-support';
 import { useEmulator } from './support';

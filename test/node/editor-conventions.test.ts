@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 
-import { REPO_ROOT } from '../harness';
+import { REPO_ROOT } from '../../dev/harness';
 import { loadBuiltPackage } from './support';
 
 let description: INodeTypeDescription;

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeTypeDescription } from 'n8n-workflow';
 
 import { OffsetClock } from '../../dev/emulator';
-import { listSearch } from '../harness';
+import { listSearch } from '../../dev/harness';
 import type { SeededFile } from './file-operations-support';
 import { runFileOperation, seedFile, seedManyFiles } from './file-operations-support';
 import { credentialsFor, loadBuiltPackage, requestsTo, useEmulator } from './support';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { waitForRequest } from '../../dev/emulator';
 import { INVOICE_PDF_FILE_NAME, invoicePdf } from '../../dev/documents';
-import { binaryFilePath, readBinary } from '../harness';
+import { binaryFilePath, readBinary } from '../../dev/harness';
 import type { SeededFile } from './file-operations-support';
 import { byId, runFileOperation, seedFile } from './file-operations-support';
 import { SEEDED_KEYS, requestsTo, useEmulator } from './support';

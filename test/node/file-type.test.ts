@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { SEED_IDS } from '../../dev/emulator';
 import type { FileTypeRecord } from '../../dev/emulator/types';
-import { listSearch, loadOptions } from '../harness';
+import { listSearch, loadOptions } from '../../dev/harness';
 import { apiCalls, runOperation } from './run-operation';
 import { credentialsFor, useEmulator, useFakeWaitClock } from './support';
 

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { INVOICE_EXPECTED, INVOICE_FILE_NAME, invoiceText } from '../../dev/documents';
-import { createBinaryItem, runNode } from '../harness';
+import { createBinaryItem, runNode } from '../../dev/harness';
 import { credentialsFor, requestsTo, startTestEmulator, useEmulator, useFakeWaitClock } from './support';
 
 const emulator = useEmulator();

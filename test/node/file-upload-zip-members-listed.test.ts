@@ -5,7 +5,7 @@
  * one item per member, never a finished upload with nothing in it.
  */
 import { INVOICE_FILE_NAME, RECEIPT_FILE_NAME, buildZip, invoiceText, receiptText } from '../../dev/documents';
-import { createBinaryItem } from '../harness';
+import { createBinaryItem } from '../../dev/harness';
 import { runOperation } from './run-operation';
 import { useEmulator, useFakeWaitClock } from './support';
 

@@ -12,8 +12,8 @@ import {
 	invoiceText,
 	receiptText,
 } from '../../dev/documents';
-import type { BinaryDataMode } from '../harness';
-import { createBinaryItem, runNode } from '../harness';
+import type { BinaryDataMode } from '../../dev/harness';
+import { createBinaryItem, runNode } from '../../dev/harness';
 import { SEEDED_KEYS, credentialsFor, requestsTo, useEmulator } from './support';
 
 const emulator = useEmulator();

@@ -7,8 +7,8 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { keyLeaks, requestsCarrying } from '../../dev/emulator';
 import { INVOICE_FILE_NAME, invoiceText } from '../../dev/documents';
-import { createBinaryItem, runNode } from '../harness';
-import type { RunNodeResult } from '../harness';
+import { createBinaryItem, runNode } from '../../dev/harness';
+import type { RunNodeResult } from '../../dev/harness';
 import { byId, seedFile } from './file-operations-support';
 import { SEEDED_KEYS, credentialsFor, requestsTo, useEmulator, useFakeWaitClock } from './support';
 

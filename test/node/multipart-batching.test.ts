@@ -4,7 +4,7 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { createBinaryItem, runNode } from '../harness';
+import { createBinaryItem, runNode } from '../../dev/harness';
 import { credentialsFor, requestsTo, useEmulator } from './support';
 
 const emulator = useEmulator();

@@ -9,8 +9,8 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { RequestLogEntry } from '../../dev/emulator';
 import { waitForRequest } from '../../dev/emulator';
 import { INVOICE_EXPECTED, invoiceText } from '../../dev/documents';
-import type { BinaryDataMode } from '../harness';
-import { createBinaryItem, installFakeWaitClock, runNode } from '../harness';
+import type { BinaryDataMode } from '../../dev/harness';
+import { createBinaryItem, installFakeWaitClock, runNode } from '../../dev/harness';
 import { credentialsFor, requestsTo, useEmulator } from './support';
 
 const MIB = 1024 * 1024;

@@ -14,7 +14,7 @@ import {
 	mixedZip,
 	receiptText,
 } from '../../dev/documents';
-import { createBinaryItem } from '../harness';
+import { createBinaryItem } from '../../dev/harness';
 import { ActiveTrigger } from '../trigger/support';
 import { runOperation } from './run-operation';
 import { useEmulator } from './support';

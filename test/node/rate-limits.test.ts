@@ -6,7 +6,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { INVOICE_FILE_NAME, invoiceText } from '../../dev/documents';
-import { createBinaryItem, runNode } from '../harness';
+import { createBinaryItem, runNode } from '../../dev/harness';
 import { SEEDED_KEYS, credentialsFor, requestsTo, useEmulator, useFakeWaitClock } from './support';
 
 const emulator = useEmulator();

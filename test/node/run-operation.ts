@@ -2,8 +2,8 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { Emulator } from '../../dev/emulator';
-import { DEFAULT_NODE_NAME, runNode } from '../harness';
-import type { BinaryDataMode, RunNodeResult } from '../harness';
+import { DEFAULT_NODE_NAME, runNode } from '../../dev/harness';
+import type { BinaryDataMode, RunNodeResult } from '../../dev/harness';
 import { credentialsFor } from './support';
 
 export interface OperationRunOptions {

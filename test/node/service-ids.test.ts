@@ -7,7 +7,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { INVOICE_FILE_NAME, invoiceText } from '../../dev/documents';
-import { createBinaryItem, pollTrigger } from '../harness';
+import { createBinaryItem, pollTrigger } from '../../dev/harness';
 import { seedFile } from './file-operations-support';
 import { runOperation } from './run-operation';
 import { credentialsFor, useEmulator, useFakeWaitClock } from './support';

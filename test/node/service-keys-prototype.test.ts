@@ -10,7 +10,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { SEED_IDS } from '../../dev/emulator';
 import { INVOICE_FILE_NAME, RECEIPT_FILE_NAME, buildZip, invoiceText, receiptText } from '../../dev/documents';
-import { createBinaryItem, pollTrigger } from '../harness';
+import { createBinaryItem, pollTrigger } from '../../dev/harness';
 import { byId, seedFile } from './file-operations-support';
 import { runOperation } from './run-operation';
 import { SEEDED_KEYS, credentialsFor, useEmulator, useFakeWaitClock } from './support';

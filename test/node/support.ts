@@ -1,14 +1,13 @@
 /**
  * What the node tests share: an emulator, credentials pointing at it, and the package under test.
  */
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-
 import type { Emulator, EmulatorOptions } from '../../dev/emulator';
 import { SEEDED_KEYS, startEmulator } from '../../dev/emulator';
-import type { FakeWaitClock, LoadedPackage } from '../harness';
-import { REPO_ROOT, ensureBuilt, installFakeWaitClock, loadPackage } from '../harness';
+import type { FakeWaitClock, LoadedPackage } from '../../dev/harness';
+import { REPO_ROOT, ensureBuilt, installFakeWaitClock, loadPackage } from '../../dev/harness';
 
 export { SEEDED_KEYS };
+export { credentialsFor } from '../../dev/emulator/client';
 
 export async function startTestEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
 	return await startEmulator({ processingDelayMs: 0, ...options });
@@ -47,13 +46,6 @@ export function useEmulator(options: EmulatorOptions = {}, lifetime: 'file' | 't
 	return emulator;
 }
 
-export function credentialsFor(
-	emulator: Emulator,
-	apiKey: string = SEEDED_KEYS.readWrite,
-): Record<string, ICredentialDataDecryptedObject> {
-	return { documentExtractionApi: { apiKey, instance: 'default', baseUrl: emulator.apiUrl } };
-}
-
 /**
  * This repository's package as n8n loads it (the files package.json's `n8n` section names), built
  * first when its sources changed. A named file that the build does not produce fails the run.
@@ -76,7 +68,7 @@ export function requestsTo(emulator: Emulator, host: 'api' | 'storage', method?:
 
 /**
  * The package's waits on a controlled clock for each test of the file (see
- * test/harness/wait-clock.ts): `clock.sleeps` lists every wait the node asked for, and none of
+ * dev/harness/wait-clock.ts): `clock.sleeps` lists every wait the node asked for, and none of
  * them is spent. Request timeouts stay real time.
  */
 export function useFakeWaitClock(): FakeWaitClock {

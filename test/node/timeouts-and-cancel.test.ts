@@ -9,7 +9,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { RequestLogEntry } from '../../dev/emulator';
 import { waitForRequest } from '../../dev/emulator';
 import { INVOICE_FILE_NAME, invoiceText } from '../../dev/documents';
-import { createBinaryItem, runNode } from '../harness';
+import { createBinaryItem, runNode } from '../../dev/harness';
 import { byId, seedFile } from './file-operations-support';
 import { credentialsFor, requestsTo, useEmulator, useFakeWaitClock } from './support';
 

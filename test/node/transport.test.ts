@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { Emulator } from '../../dev/emulator';
 import { INVOICE_FILE_NAME, RECEIPT_FILE_NAME, invoiceText, receiptText } from '../../dev/documents';
-import { HarnessCredentialsHelper, createBinaryItem, runNode } from '../harness';
+import { HarnessCredentialsHelper, createBinaryItem, runNode } from '../../dev/harness';
 import { SEEDED_KEYS, credentialsFor, requestsTo, startTestEmulator, useEmulator, useFakeWaitClock } from './support';
 
 const emulator = useEmulator();

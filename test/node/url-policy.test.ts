@@ -20,9 +20,9 @@ import {
 	INSIDE_RETURNED_URLS,
 	LOOPBACK_RETURNED_URLS,
 	PUBLIC_RETURNED_URLS,
-} from '../fixtures/hostile-urls';
-import { createBinaryItem, runNode } from '../harness';
-import type { RunNodeResult } from '../harness';
+} from '../../dev/hostile-urls';
+import { createBinaryItem, runNode } from '../../dev/harness';
+import type { RunNodeResult } from '../../dev/harness';
 import { byId, seedFile } from './file-operations-support';
 import { SEEDED_KEYS, credentialsFor, requestsTo, useEmulator, useFakeWaitClock } from './support';
 

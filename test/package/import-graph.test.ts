@@ -1,18 +1,47 @@
 /**
- * The shape of the repository's imports (scripts/import-graph.ts walks them): `npm start` and
- * `npm run start:queue` run from the development home dev/ and reach nothing under test/; dev/
- * imports only itself; no import circle anywhere (nodes/, credentials/, dev/, scripts/, test/,
- * bench/); the credential never reaches up into nodes/.
+ * The shape of the repository's imports (scripts/import-graph.ts walks them): every layer rule of
+ * scripts/import-rules.ts holds on the whole repository (nodes/, credentials/, dev/, scripts/,
+ * test/, bench/ and the root's config files), each rule refuses the import chain it gives as its
+ * example, docs/dev/architecture.md names every rule, and `npm start` / `npm run start:queue` run
+ * from dev/ and reach nothing outside it.
  */
-import { importCircles, importGraph, npmScriptEntry, reachedFrom } from '../../scripts/import-graph';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { REPOSITORY_ROOT, chainGraph, importCircles, importGraph, matchesGlobs, npmScriptEntry, reachedFrom, ruleViolations } from '../../scripts/import-graph';
+import { IMPORT_RULES } from '../../scripts/import-rules';
 
 const graph = importGraph();
+const rules = IMPORT_RULES.map((rule) => [rule.name, rule] as const);
 
 describe('the import graph', () => {
-	it('reads the whole repository, worker and preload files included', () => {
+	it('reads the whole repository, worker and preload files and the root config files included', () => {
 		expect(graph.size).toBeGreaterThan(250);
 		expect(graph.get('dev/emulator/extraction.ts')).toContain('dev/emulator/pdf-text-worker.mjs');
 		expect(graph.get('dev/n8n/n8n-env.ts')).toContain('dev/n8n/host-guard.cjs');
+		expect(graph.get('jest.e2e.config.js')).toContain('jest.real-n8n.js');
+	});
+
+	it.each(rules)('keeps the rule "%s"', (_name, rule) => {
+		expect(ruleViolations(graph, rule)).toEqual([]);
+	});
+
+	it.each(rules)('the rule "%s" refuses the import chain it gives as its example', (name, rule) => {
+		const violations = ruleViolations(chainGraph(rule.offending), rule);
+
+		expect(violations).not.toEqual([]);
+		for (const violation of violations) expect(violation).toContain(`"${name}"`);
+	});
+
+	it('has one line per rule, each with a unique name and a reason', () => {
+		expect(new Set(IMPORT_RULES.map((rule) => rule.name)).size).toBe(IMPORT_RULES.length);
+		for (const rule of IMPORT_RULES) expect(rule.why.length).toBeGreaterThan(20);
+	});
+
+	it('docs/dev/architecture.md names every rule', () => {
+		const architecture = readFileSync(join(REPOSITORY_ROOT, 'docs', 'dev', 'architecture.md'), 'utf8');
+
+		expect(IMPORT_RULES.map((rule) => rule.name).filter((name) => !architecture.includes(name))).toEqual([]);
 	});
 
 	it.each(['start', 'start:queue'])('npm run %s runs from dev/ and reaches only files under dev/', (script) => {
@@ -22,16 +51,6 @@ describe('the import graph', () => {
 		expect(entry).toMatch(/^dev\//);
 		expect(reached).toContain('dev/emulator/index.ts');
 		expect(reached.filter((file) => !file.startsWith('dev/'))).toEqual([]);
-	});
-
-	it('nothing under dev/ imports from outside dev/ (test/, bench/, scripts/, nodes/)', () => {
-		const outward = [...graph].flatMap(([file, targets]) => (file.startsWith('dev/') ? [...targets].filter((target) => !target.startsWith('dev/')).map((target) => `${file} -> ${target}`) : []));
-
-		expect(outward).toEqual([]);
-	});
-
-	it('has no import circle', () => {
-		expect(importCircles(graph)).toEqual([]);
 	});
 
 	it('finds a circle when there is one', () => {
@@ -45,9 +64,17 @@ describe('the import graph', () => {
 		expect(importCircles(circular)).toEqual([['a.ts', 'b.ts', 'c.ts']]);
 	});
 
-	it('credentials/ imports nothing from nodes/', () => {
-		const upward = [...graph].flatMap(([file, targets]) => (file.startsWith('credentials/') ? [...targets].filter((target) => target.startsWith('nodes/')) : []));
-
-		expect(upward).toEqual([]);
+	it('matches globs by whole folder names, with ! taking files out', () => {
+		expect(matchesGlobs(['**'], 'gulpfile.js')).toBe(true);
+		expect(matchesGlobs(['test/**'], 'test/node/support.ts')).toBe(true);
+		expect(matchesGlobs(['test/**'], 'testing/node.ts')).toBe(false);
+		expect(matchesGlobs(['test/**'], 'bench/test/x.ts')).toBe(false);
+		expect(matchesGlobs(['**', '!test/**'], 'bench/table.ts')).toBe(true);
+		expect(matchesGlobs(['**', '!test/**'], 'test/node/support.ts')).toBe(false);
+		expect(matchesGlobs(['nodes/*/index.ts'], 'nodes/shared/index.ts')).toBe(true);
+		expect(matchesGlobs(['nodes/*/index.ts'], 'nodes/shared/api/index.ts')).toBe(false);
+		expect(matchesGlobs(['nodes/DocumentExtraction/**', '!nodes/DocumentExtraction/transport/**'], 'nodes/DocumentExtraction/transport/index.ts')).toBe(false);
+		expect(matchesGlobs(['nodes/DocumentExtraction/**', '!nodes/DocumentExtraction/transport/**'], 'nodes/DocumentExtractionTrigger/poll.ts')).toBe(false);
+		expect(matchesGlobs(['!test/**'], 'bench/table.ts')).toBe(false);
 	});
 });

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import type { INodeTypeDescription } from 'n8n-workflow';
 
-import { ensureBuilt } from '../harness';
+import { ensureBuilt } from '../../dev/harness';
 import {
 	BEGIN_MARKER,
 	END_MARKER,

@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { loadPackage } from '../harness';
+import { loadPackage } from '../../dev/harness';
 import { N8N_VERSIONS } from '../../dev/n8n/n8n-runtime';
 import { onlineCommand } from '../../dev/start-message';
 import { ROOT, anchorsOf, filesUnder, linkTarget, pointsAtHeading, prose } from './markdown';

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 
 import { startQueueStack, type QueueStack } from '../../dev/n8n/queue/queue-stack';
 import { webhookFileThroughWorker } from './webhook-check';
-import { WEBHOOK_UPLOAD } from './workflows';
+import { WEBHOOK_UPLOAD } from '../../dev/n8n/queue/workflows';
 
 function filesUnder(dir: string): string[] {
 	if (!fs.existsSync(dir)) return [];

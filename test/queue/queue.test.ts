@@ -29,7 +29,7 @@ import {
 } from '../../dev/n8n/n8n-stack';
 import { startQueueStack, type QueueStack } from '../../dev/n8n/queue/queue-stack';
 import { uploadToEmulator, waitFor } from '../e2e/helpers';
-import { diskUploadWorkflow, mainEnqueued, workerThatRan, writeLargeInvoiceFile } from './workflows';
+import { diskUploadWorkflow, mainEnqueued, workerThatRan, writeLargeInvoiceFile } from '../../dev/n8n/queue/workflows';
 
 const DISK = readExample('extract-documents-from-disk.json');
 const QUERY = readExample('query-invoice-totals.json');

@@ -17,7 +17,7 @@ import { EXAMPLE_ZIP_FILE_NAME } from '../../dev/example-documents';
 import { executionOutput, readExample, runWorkflow, waitForExecution } from '../../dev/n8n/n8n-stack';
 import { startQueueStack, type QueueStack } from '../../dev/n8n/queue/queue-stack';
 import { webhookFileThroughWorker } from './webhook-check';
-import { WEBHOOK_UPLOAD, mainEnqueued, workerThatRan } from './workflows';
+import { WEBHOOK_UPLOAD, mainEnqueued, workerThatRan } from '../../dev/n8n/queue/workflows';
 
 const DISK = readExample('extract-documents-from-disk.json');
 

@@ -7,7 +7,7 @@ import { INVOICE_EXPECTED, invoiceText } from '../../dev/documents';
 import { executionOutput, listExecutions } from '../../dev/n8n/n8n-stack';
 import type { QueueStack } from '../../dev/n8n/queue/queue-stack';
 import { waitFor } from '../e2e/helpers';
-import { WEBHOOK_PATH, WEBHOOK_UPLOAD, mainEnqueued, workerThatRan } from './workflows';
+import { WEBHOOK_PATH, WEBHOOK_UPLOAD, mainEnqueued, workerThatRan } from '../../dev/n8n/queue/workflows';
 
 export async function webhookFileThroughWorker(stack: QueueStack): Promise<string> {
 	const text = invoiceText();

@@ -4,7 +4,7 @@
  * activation, and a credential edited while the workflow is active applies from the next poll.
  */
 import { addFiles } from '../../dev/emulator/bulk-files';
-import { HarnessCredentialsHelper } from '../harness';
+import { HarnessCredentialsHelper } from '../../dev/harness';
 import { MINUTE, SEEDED_KEYS, activateTrigger, credentialsFor, iso, useEmulator } from './support';
 
 const emulator = useEmulator({}, 'test');

@@ -4,7 +4,7 @@
  * reports its error and changes nothing.
  */
 import { addFiles } from '../../dev/emulator/bulk-files';
-import type { StaticDataHost } from '../harness';
+import type { StaticDataHost } from '../../dev/harness';
 import { ActiveTrigger, MINUTE, SEEDED_KEYS, iso, onListRequest, useEmulator } from './support';
 
 const emulator = useEmulator({}, 'test');

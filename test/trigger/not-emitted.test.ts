@@ -4,7 +4,7 @@
  * out on the next poll; the others come out once when they finish, also after a restart.
  */
 import { addFiles, finishProcessing } from '../../dev/emulator/bulk-files';
-import type { StaticDataHost } from '../harness';
+import type { StaticDataHost } from '../../dev/harness';
 import { ActiveTrigger, MINUTE, iso, onListRequest, useEmulator } from './support';
 
 const emulator = useEmulator({}, 'test');

@@ -6,8 +6,8 @@
 import type { IDataObject, INodeExecutionData, INodeParameters, INodePropertyOptions } from 'n8n-workflow';
 
 import type { Emulator, EmulatorOptions, RequestLogEntry } from '../../dev/emulator';
-import type { ActivePollTrigger, PollTriggerResult, StaticDataHost } from '../harness';
-import { activatePollTrigger, loadOptions, pollTrigger } from '../harness';
+import type { ActivePollTrigger, PollTriggerResult, StaticDataHost } from '../../dev/harness';
+import { activatePollTrigger, loadOptions, pollTrigger } from '../../dev/harness';
 import { SEEDED_KEYS, credentialsFor, startTestEmulator, useEmulator } from '../node/support';
 
 export { SEEDED_KEYS, credentialsFor, startTestEmulator, useEmulator };

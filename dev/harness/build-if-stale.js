@@ -2,7 +2,7 @@
 'use strict';
 /**
  * Builds a package (`npm run build`) unless its sources are unchanged since the last build made
- * here. Run under a lock by test/harness/build.ts, so concurrent jest workers build once.
+ * here. Run under a lock by dev/harness/build.ts, so concurrent jest workers build once.
  * Usage: node build-if-stale.js <packageDir>
  * Exit 0: built or up to date. Otherwise the build's exit code, with its output on stderr.
  */

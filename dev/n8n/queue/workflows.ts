@@ -5,9 +5,9 @@
  */
 import * as fs from 'node:fs';
 
-import { INVOICE_LINES } from '../../dev/documents';
-import { EMULATOR_CREDENTIAL_ID, EMULATOR_CREDENTIAL_NAME, NODE_TYPE, type WorkflowJson } from '../../dev/n8n/n8n-stack';
-import type { QueueStack } from '../../dev/n8n/queue/queue-stack';
+import { INVOICE_LINES } from '../../documents';
+import { EMULATOR_CREDENTIAL_ID, EMULATOR_CREDENTIAL_NAME, NODE_TYPE, type WorkflowJson } from '../n8n-stack';
+import type { QueueStack } from './queue-stack';
 
 export const CREDENTIALS = { documentExtractionApi: { id: EMULATOR_CREDENTIAL_ID, name: EMULATOR_CREDENTIAL_NAME } };
 

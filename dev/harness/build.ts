@@ -11,7 +11,8 @@ import { join, resolve } from 'node:path';
 
 import { REPO_ROOT } from './registry-paths';
 
-const BUILD_SCRIPT = join(__dirname, 'build-if-stale.js');
+/** The script that builds the package when its sources changed (run under the lock by ensureBuilt). */
+export const BUILD_SCRIPT = join(__dirname, 'build-if-stale.js');
 const BUILD_TIMEOUT_MS = 5 * 60 * 1000;
 
 export class PackageBuildError extends Error {

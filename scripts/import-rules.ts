@@ -1,0 +1,37 @@
+/**
+ * The layer rules of the repository's imports, one rule a line. `npm run check:imports`
+ * (scripts/import-graph.ts) and test/package/import-graph.test.ts both read this table;
+ * docs/dev/architecture.md lists the rules by name.
+ *
+ * - `from`: the files the rule is about; `forbidden`: what they must not import. Both are lists of
+ *   globs over repository paths (`**` any folders, `*` any name in one folder); a glob starting
+ *   with `!` takes files out again (`['**', '!test/**']`: every file not under test/). The root's
+ *   config files (jest, eslint, gulp, index.js) are files like any other: `**` matches them.
+ *   `forbidden: CIRCLE`: no import chain between `from` files may lead back to where it started.
+ * - `offending`: an import chain the rule must refuse (each file imports the next); the test runs
+ *   the rule on that chain alone, so a rule whose globs match nothing fails there.
+ *
+ * Imports are what scripts/import-graph.ts reads: `import`/`export from`, `require()`, `import()`
+ * and `join(__dirname, '…')`. A jest config naming `<rootDir>/test/…` as its roots, setup or
+ * reporter tells jest where the tests are; it imports nothing.
+ */
+
+export const CIRCLE = 'an import chain back to the importer';
+
+export interface ImportRule {
+	readonly name: string;
+	readonly from: readonly string[];
+	readonly forbidden: readonly string[] | typeof CIRCLE;
+	readonly why: string;
+	readonly offending: readonly string[];
+}
+
+export const IMPORT_RULES: readonly ImportRule[] = [
+	{ name: 'no import circles', from: ['**'], forbidden: CIRCLE, why: 'a circle has no bottom: no file of it can be read, loaded or tested before the others', offending: ['nodes/shared/a.ts', 'nodes/shared/b.ts', 'nodes/shared/a.ts'] },
+	{ name: 'credentials/ imports nothing from nodes/', from: ['credentials/**'], forbidden: ['nodes/**'], why: 'the credential is the floor both nodes stand on (hosts, URL policy, the key)', offending: ['credentials/hosts.ts', 'nodes/shared/lists.ts'] },
+	{ name: 'nothing outside test/ imports test/', from: ['**', '!test/**'], forbidden: ['test/**'], why: 'test/ holds tests and the fixtures only tests use; what bench/, scripts/ and dev/ share lives in dev/', offending: ['bench/table.ts', 'test/node/support.ts'] },
+	{ name: 'nodes/ and credentials/ import nothing from dev/, test/, bench/, scripts/', from: ['nodes/**', 'credentials/**'], forbidden: ['dev/**', 'test/**', 'bench/**', 'scripts/**'], why: 'only nodes/ and credentials/ are built into the published package', offending: ['nodes/shared/lists.ts', 'dev/documents.ts'] },
+	{ name: 'the trigger imports nothing from the action node but its transport/', from: ['nodes/DocumentExtractionTrigger/**'], forbidden: ['nodes/DocumentExtraction/**', '!nodes/DocumentExtraction/transport/**'], why: 'the trigger shares the request path with the action node, nothing else', offending: ['nodes/DocumentExtractionTrigger/poll.ts', 'nodes/DocumentExtraction/actions/router.ts'] },
+	{ name: 'nodes/shared imports nothing from the actions', from: ['nodes/shared/**'], forbidden: ['nodes/DocumentExtraction/actions/**'], why: 'what both nodes share sits below the operations of one', offending: ['nodes/shared/lists.ts', 'nodes/DocumentExtraction/actions/router.ts'] },
+	{ name: 'dev/ imports only dev/', from: ['dev/**'], forbidden: ['**', '!dev/**'], why: 'npm start, the emulator and the harness run without the tests, benchmarks, tools or package sources', offending: ['dev/start.ts', 'scripts/pack.ts'] },
+];
