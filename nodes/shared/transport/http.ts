@@ -103,10 +103,20 @@ async function readCapped(body: unknown, maxBytes: number, keepHead: boolean): P
 }
 
 /**
- * The request options for n8n's helper. The attempt's abort signal is fixed on the object:
- * httpRequestWithAuthentication replaces `abortSignal` with the execution's stop signal, which
- * would leave the attempt's deadline without a way to end the request (the watch already aborts
- * on stop, so nothing of the stop signal is lost).
+ * The request options for n8n's helper. The attempt's abort signal is pinned on the object (a
+ * getter and a setter that ignores writes) because n8n's httpRequestWithAuthentication overwrites
+ * `requestOptions.abortSignal` with the execution's stop signal (`this.getExecutionCancelSignal()`)
+ * before sending, and axios then gets only that one (`convertN8nRequestToAxios`):
+ * - n8n 2.41.1 (n8n-core 2.41.1): httpRequestWithAuthentication in
+ *   n8n-core/dist/execution-engine/node-execution-context/utils/request-helpers/authentication.js;
+ * - n8n 1.123.81 (n8n-core 1.122.48): httpRequestWithAuthentication in
+ *   n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions.js.
+ * A plain property would let the deadline end our wait (the race in send) but not the request: its
+ * connection would stay open until the execution is stopped or the server answers, one more per
+ * attempt. The watch listens to the stop signal itself, so Stop still ends the request.
+ * httpRequest (storage calls) leaves the signal alone. Guarded on both versions by
+ * test/node/request-abort-signal.test.ts and test/e2e/abort-signal-suite.ts: a canary that fails
+ * when n8n no longer replaces the signal, and a test that fails without this pin.
  */
 function requestOptionsFor(options: SendOptions): IHttpRequestOptions {
 	const isBytes = Buffer.isBuffer(options.body) || (options.body !== undefined && isAsyncIterable(options.body));
