@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import { waitForRequest } from '../../dev/emulator';
-import { REPO_ROOT, runNode } from '../harness';
+import { REPO_ROOT, runNode } from '../../dev/harness';
 import {
 	PROBE_NODE_TYPE,
 	PROBE_PACKAGE_DIR,
