@@ -2,8 +2,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { isId } from '../shared/api';
-import { parseDateTime } from '../shared/dates';
-import { COMMA_OR_NEW_LINE, splitList } from '../shared/lists';
+import { COMMA_OR_NEW_LINE, parseDateTime, splitList } from '../shared/parameters';
 
 export type TriggerEvent = 'fileProcessed' | 'fileUpdated';
 

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { IdForm } from '../../shared/api';
-import { ID_FORMS, isId } from '../../shared/api';
-import { splitList } from '../../shared/lists';
+import type { IdForm } from '../api';
+import { ID_FORMS, isId } from '../api';
+import { splitList } from './lists';
 import { invalidParameter, textOf } from './validation';
 
 /** Parameters that hold an ID or a list (of IDs, titles, messages), checked before any request. */

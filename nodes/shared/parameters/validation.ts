@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { parseDateTime } from '../../shared/dates';
+import { parseDateTime } from './dates';
 
 /** Local checks that run before any request, with errors naming the parameter, item and form. */
 
