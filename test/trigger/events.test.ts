@@ -160,7 +160,7 @@ describe('output items', () => {
 		emulator.requests.length = 0;
 		const first = await badSchema.poll();
 		expect(first.error?.message).toBe('Invalid Schema IDs (entry 1): expected 24 hexadecimal characters such as 6650a00000000000000e1001, got "invoice-v2"');
-		expect(first.error?.description).toBe('Correct "Schema IDs (entry 1)" (it is checked before anything is sent to the API).');
+		expect((first.error as { description?: string } | undefined)?.description).toBe('Correct "Schema IDs (entry 1)" (it is checked before anything is sent to the API).');
 		const badDate = new ActiveTrigger(emulator, { event: 'fileProcessed', startFrom: 'date', startDate: 'yesterday' });
 		const second = await badDate.poll();
 		expect(second.error?.message).toBe(
