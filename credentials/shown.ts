@@ -1,8 +1,9 @@
 /**
- * How the package shows a value in a message, the one way for every layer: the credential's URL
- * policy here, and through nodes/shared/parameters the parameter checks of both nodes and the
- * checks of what the service answered. It lives in credentials/ because the credential needs it
- * and credentials/ imports nothing from nodes/; nodes/ may import from credentials/.
+ * How the package shows a value in a message, without the secrets it is given: the one way for
+ * every layer (the credential's URL policy here; through nodes/shared/parameters, the parameter
+ * checks of both nodes; the API layer's check of the IDs the service answers). It lives in
+ * credentials/ because the credential needs it and credentials/ imports nothing from nodes/;
+ * nodes/ may import from credentials/.
  */
 
 /** The most characters of a value a message shows; "…" marks that more followed. */
@@ -37,8 +38,12 @@ function asText(value: unknown): string | undefined {
 	return typeof value === 'bigint' ? String(value) : `(a ${typeof value})`;
 }
 
-/** The forms in which a secret can stand in a text: as it is, JSON-escaped, URL-encoded. */
-function secretForms(secret: string): string[] {
+/**
+ * The forms in which a secret can stand in a text: as it is, JSON-escaped, URL-encoded (longest
+ * first). nodes/shared/transport/secrets.ts still holds a copy of this and of redact(); it can
+ * import both from here.
+ */
+export function secretForms(secret: string): string[] {
 	const forms = new Set([secret, JSON.stringify(secret).slice(1, -1)]);
 	try {
 		forms.add(encodeURIComponent(secret));
@@ -48,8 +53,8 @@ function secretForms(secret: string): string[] {
 	return [...forms].filter((form) => form !== '').sort((left, right) => right.length - left.length);
 }
 
-/** Every occurrence of every secret replaced, before anything is cut (so no part of one shows). */
-function withoutSecrets(text: string, secrets: Iterable<string>): string {
+/** Every occurrence of every secret (in each of its forms) replaced by [redacted]. */
+export function redact(text: string, secrets: Iterable<string> = []): string {
 	let result = text;
 	for (const secret of secrets) {
 		if (!secret) continue;
@@ -82,5 +87,6 @@ export function printable(text: string, maxLength = SHOWN_LENGTH): string {
  */
 export function shown(value: unknown, secrets: Iterable<string> = []): string {
 	const text = asText(value);
-	return text === undefined ? 'nothing' : `"${printable(withoutSecrets(text, secrets))}"`;
+	// Redacted before it is cut, so no part of a secret shows.
+	return text === undefined ? 'nothing' : `"${printable(redact(text, secrets))}"`;
 }
