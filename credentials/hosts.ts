@@ -4,6 +4,7 @@
  * attached in apiKeyAttachment.ts; the credential and the request path both use what is here.
  */
 import type { ApprovedBaseUrl } from './urlPolicy';
+import { shown } from './shown';
 import { API_PATH_PREFIX, UrlPolicyError, approveBaseUrl, approveInstanceHost } from './urlPolicy';
 
 export { API_PATH_PREFIX };
@@ -45,6 +46,8 @@ export interface HostCredentialFields {
 	instance?: string;
 	instanceHost?: string;
 	baseUrl?: string;
+	/** Only so that no message about the other fields shows it. */
+	apiKey?: unknown;
 }
 
 /** The credential's fields cannot give a base URL the policy accepts; the message says why. */
@@ -55,13 +58,14 @@ export const BaseUrlError = UrlPolicyError;
  * fields, approved by the URL policy. Throws BaseUrlError with a message for a person.
  */
 export function resolveApiBase(fields: HostCredentialFields): ApprovedBaseUrl {
+	const secrets = typeof fields.apiKey === 'string' && fields.apiKey !== '' ? [fields.apiKey] : [];
 	const override = typeof fields.baseUrl === 'string' ? fields.baseUrl.trim() : '';
-	if (override) return approveBaseUrl(override);
+	if (override) return approveBaseUrl(override, secrets);
 
 	const instance = INSTANCES.find((i) => i.value === (fields.instance || DEFAULT_INSTANCE));
 	if (!instance) {
 		throw new BaseUrlError(
-			`Unknown instance "${String(fields.instance)}" in the Document Extraction credential. Choose one of: ${INSTANCES.map((i) => i.value).join(', ')}.`,
+			`Unknown instance ${shown(fields.instance, secrets)} in the Document Extraction credential. Choose one of: ${INSTANCES.map((i) => i.value).join(', ')}.`,
 		);
 	}
 	if (instance.host) return approveBaseUrl(`https://${instance.host}`);
@@ -72,7 +76,7 @@ export function resolveApiBase(fields: HostCredentialFields): ApprovedBaseUrl {
 			`The Document Extraction credential uses the ${instance.name} instance but has no Instance Host. Enter the API host shown in your dashboard.`,
 		);
 	}
-	return approveInstanceHost(host);
+	return approveInstanceHost(host, secrets);
 }
 
 /** The API path prefix as it stands in a regular expression literal of the expression below: \/prod\/v1. */

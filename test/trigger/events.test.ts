@@ -159,10 +159,13 @@ describe('output items', () => {
 		const badSchema = new ActiveTrigger(emulator, { event: 'fileProcessed', filters: { schemaIds: 'invoice-v2' } });
 		emulator.requests.length = 0;
 		const first = await badSchema.poll();
-		expect(first.error?.message).toBe('Schema ID "invoice-v2" is not a schema ID');
+		expect(first.error?.message).toBe('Invalid Schema IDs (entry 1): expected 24 hexadecimal characters such as 6650a00000000000000e1001, got "invoice-v2"');
+		expect((first.error as { description?: string } | undefined)?.description).toBe('Correct "Schema IDs (entry 1)" (it is checked before anything is sent to the API).');
 		const badDate = new ActiveTrigger(emulator, { event: 'fileProcessed', startFrom: 'date', startDate: 'yesterday' });
 		const second = await badDate.poll();
-		expect(second.error?.message).toBe('Start Date "yesterday" is not a date');
+		expect(second.error?.message).toBe(
+			'Invalid Start Date: expected a date and time such as 2026-01-31T00:00:00Z (without a zone, the workflow time zone applies), got "yesterday"',
+		);
 		expect(emulator.requests).toHaveLength(0);
 	});
 });

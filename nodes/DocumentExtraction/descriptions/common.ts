@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyMode } from 'n8n-workflow';
 
-import { requireBoolean, requireOneOf, requirePositiveInteger } from '../helpers/validation';
+import { requireBoolean, requireOneOf, requirePositiveInteger } from '../../shared/parameters';
 
 /** Parameter descriptions used by more than one operation, defined once. */
 

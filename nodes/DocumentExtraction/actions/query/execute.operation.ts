@@ -9,8 +9,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { executeQuery } from '../../../shared/api';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { DOCUMENTATION_URL, resultLimit, returnAllParameters } from '../../descriptions/common';
-import { requireIdList } from '../../helpers/listParameters';
-import { requireBoolean, requireJson, requireNumber, requireOneOf } from '../../helpers/validation';
+import { requireBoolean, requireIdList, requireJson, requireNumber, requireOneOf } from '../../../shared/parameters';
 import type { Violation } from '../../../shared/transport';
 import { describeViolation } from '../../../shared/transport';
 
