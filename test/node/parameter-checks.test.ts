@@ -5,7 +5,7 @@
  * and escaped, and the API key is never shown.
  */
 import { SEED_IDS } from '../../dev/emulator';
-import { runNode } from '../harness';
+import { runNode } from '../../dev/harness';
 import { ActiveTrigger } from '../trigger/support';
 import { seedFile } from './file-operations-support';
 import { apiCalls, runOperation } from './run-operation';
