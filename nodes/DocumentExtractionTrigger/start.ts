@@ -3,7 +3,10 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { apiKeysOf } from '../shared/run';
 import { withoutSecrets } from '../shared/transport';
+import type { FileRecord } from '../shared/api';
 import { FILE_PAGE_SIZE, listFiles } from '../shared/api';
+import { TRIGGER_LIMITS } from '../shared/limits';
+import { PagingGuard } from '../shared/paging';
 import { withLeadingKeys } from '../shared/output/keyOrder';
 import { valuesField } from '../shared/output/values';
 import { STREAMS, isProcessed, stampOf } from './files';
@@ -11,12 +14,12 @@ import type { TriggerSettings } from './settings';
 import { fileFilter } from './settings';
 import type { TriggerState } from './state';
 import { STATE_VERSION, configOf } from './state';
-import { FUTURE_TOLERANCE_MS } from './walk';
 
-/** Start From "Now": files uploaded this long before activation are checked for being in flight. */
-const IN_FLIGHT_LOOKBACK_MS = 24 * 60 * 60 * 1000;
-/** Fetch Test Event looks at this many pages of the most recently changed files. */
-const TEST_EVENT_PAGES = 5;
+const {
+	futureToleranceMs: FUTURE_TOLERANCE_MS,
+	inFlightLookbackMs: IN_FLIGHT_LOOKBACK_MS,
+	testEventPages: TEST_EVENT_PAGES,
+} = TRIGGER_LIMITS;
 
 /**
  * Where a newly activated trigger starts. Start From "Now" asks the API for its newest files so
@@ -68,8 +71,18 @@ export async function fetchTestEvent(
 	settings: TriggerSettings,
 ): Promise<INodeExecutionData[][]> {
 	const passes = fileFilter(settings);
-	const listed = new Set<string>();
-	for (let page = 1; page <= TEST_EVENT_PAGES; page++) {
+	// The pages are not trusted to end: at most TEST_EVENT_PAGES, and a full page that brings no
+	// file the pages before had not (a service that ignores `page`) ends the search.
+	const guard = new PagingGuard<FileRecord>({
+		list: '/files (by updatedAt, newest first)',
+		pageSize: FILE_PAGE_SIZE,
+		maxRequests: TEST_EVENT_PAGES,
+		idOf: (file) => String(file.fileId),
+		judge: 'full pages',
+		whatToDo: 'Fetch Test Event looked no further.',
+	});
+	for (let page = 1; guard.mayRequest(); page++) {
+		guard.request();
 		const { files } = await listFiles.call(this, {
 			sortBy: 'updatedAt',
 			sortOrder: 'DESC',
@@ -83,10 +96,9 @@ export async function fetchTestEvent(
 				: {};
 			return [withoutSecrets([{ json: withLeadingKeys({ ...match, ...extra }) }], apiKeysOf(this))];
 		}
-		if (files.length < FILE_PAGE_SIZE) break;
-		// A page that brings no file the pages before had not: the service ignores `page`.
-		if (files.every((file) => listed.has(String(file.fileId)))) break;
-		for (const file of files) listed.add(String(file.fileId));
+		const verdict = guard.page(files);
+		if (verdict.problem) this.logger.warn(verdict.problem.message, { node: this.getNode().name });
+		if (verdict.last || verdict.problem) break;
 	}
 	const filtered = settings.fileClasses.length > 0 || settings.schemaIds.length > 0;
 	throw new NodeOperationError(
