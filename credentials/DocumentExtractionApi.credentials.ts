@@ -16,6 +16,7 @@ import {
 	SUBSCRIPTION_PATH,
 	authorizeApiRequest,
 } from './hosts';
+import { readmeSection } from './documentation';
 
 export class DocumentExtractionApi implements ICredentialType {
 	name = 'documentExtractionApi';
@@ -27,7 +28,7 @@ export class DocumentExtractionApi implements ICredentialType {
 		dark: 'file:../icons/documentExtraction.dark.svg',
 	};
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-document-extraction#credentials';
+	documentationUrl = readmeSection('credentials');
 
 	properties: INodeProperties[] = [
 		{

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { loadPackage } from '../harness';
 import { N8N_VERSIONS } from '../../dev/n8n/n8n-runtime';
 import { onlineCommand } from '../../dev/start-message';
+import { anchorsOf, prose } from './markdown';
 
 const ROOT = path.join(__dirname, '..', '..');
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
@@ -20,28 +21,6 @@ const packageJson = JSON.parse(read('package.json')) as {
 	scripts: Record<string, string>;
 	n8n: { nodes: string[] };
 };
-
-/** Markdown without its fenced code blocks. */
-function prose(markdown: string): string {
-	return markdown.replace(/^```[\s\S]*?^```/gm, '');
-}
-
-/** The anchors a Markdown file offers: GitHub's slugs of its headings, and explicit ids. */
-function anchorsOf(markdown: string): Set<string> {
-	const anchors = new Set<string>();
-	const seen = new Map<string, number>();
-	for (const [, title] of prose(markdown).matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)) {
-		const slug = title
-			.toLowerCase()
-			.replace(/[^\p{L}\p{N} _-]/gu, '')
-			.replace(/ /g, '-');
-		const count = seen.get(slug) ?? 0;
-		seen.set(slug, count + 1);
-		anchors.add(count === 0 ? slug : `${slug}-${count}`);
-	}
-	for (const [, id] of markdown.matchAll(/<a id="([^"]+)"/g)) anchors.add(id);
-	return anchors;
-}
 
 /** `## ` headings, in order. */
 function sections(markdown: string): string[] {
@@ -100,21 +79,6 @@ describe('README.md, for the user', () => {
 		const tryIt = readme.slice(readme.indexOf('## Try it on this machine'), readme.indexOf('## Install in n8n'));
 
 		expect(tryIt).toContain('run apart: see [CONTRIBUTING.md](CONTRIBUTING.md)');
-	});
-
-	it('has a heading for every README anchor the built nodes and credential link to (descriptions, hints, codex)', async () => {
-		const pkg = await loadPackage();
-		// The codex files n8n reads beside each built node (its documentation links).
-		const codexFiles = packageJson.n8n.nodes.map((file) => path.join(pkg.directory, file.replace(/\.js$/, '.json'))).filter((file) => fs.existsSync(file));
-		const texts = [
-			...[...Object.values(pkg.nodeTypes), ...Object.values(pkg.credentialTypes)].map((type) => JSON.stringify(type)),
-			...codexFiles.map((file) => fs.readFileSync(file, 'utf8')),
-		];
-		const linked = new Set(texts.flatMap((text) => [...text.matchAll(/npmjs\.com\/package\/n8n-nodes-document-extraction#([\w-]+)/g)].map((match) => match[1])));
-
-		expect([...linked]).toEqual(expect.arrayContaining(['credentials', 'examples', 'operations', 'query-configuration', 'trigger']));
-		const anchors = anchorsOf(readme);
-		for (const anchor of linked) expect({ anchor, inReadme: anchors.has(anchor) }).toEqual({ anchor, inReadme: true });
 	});
 
 	it('says where the API key is created, as the credential\'s own hint does: the fileAI dashboard, project settings, its link', async () => {
