@@ -1,5 +1,4 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { apiKeysOf, withoutSecrets } from '../DocumentExtraction/transport';
 import { FILE_PAGE_SIZE, listFiles } from '../shared/api';
@@ -14,7 +13,7 @@ import { FUTURE_TOLERANCE_MS } from './walk';
 
 /** Start From "Now": files uploaded this long before activation are checked for being in flight. */
 const IN_FLIGHT_LOOKBACK_MS = 24 * 60 * 60 * 1000;
-/** Fetch Test Event looks at this many pages of the most recently changed files. */
+/** Fetch Test Event looks at this many pages of the newest files, in the event's order. */
 const TEST_EVENT_PAGES = 5;
 
 /**
@@ -61,16 +60,22 @@ export async function initialState(
 	return { ...base, cursor: { at, ids: [] }, historyUntil: newest.text };
 }
 
-/** "Fetch Test Event": the most recently changed processed file that passes the filters. */
+/**
+ * "Fetch Test Event" (and the editor's Execute workflow): the newest document the event would fire
+ * for that passes the filters, in the event's own order: File Processed, the most recently uploaded
+ * processed document (createdAt, as the trigger emits them); File Updated, the most recently changed
+ * one (updatedAt). With none, nothing fires and the run ends without output, as an active trigger
+ * with nothing new does (a test run on an empty workspace is not an error).
+ */
 export async function fetchTestEvent(
 	this: IPollFunctions,
 	settings: TriggerSettings,
-): Promise<INodeExecutionData[][]> {
+): Promise<INodeExecutionData[][] | null> {
 	const passes = fileFilter(settings);
 	const listed = new Set<string>();
 	for (let page = 1; page <= TEST_EVENT_PAGES; page++) {
 		const { files } = await listFiles.call(this, {
-			sortBy: 'updatedAt',
+			sortBy: STREAMS[settings.event].sortBy,
 			sortOrder: 'DESC',
 			page,
 			limit: FILE_PAGE_SIZE,
@@ -87,14 +92,5 @@ export async function fetchTestEvent(
 		if (files.every((file) => listed.has(String(file.fileId)))) break;
 		for (const file of files) listed.add(String(file.fileId));
 	}
-	const filtered = settings.fileClasses.length > 0 || settings.schemaIds.length > 0;
-	throw new NodeOperationError(
-		this.getNode(),
-		filtered
-			? 'No processed document matches the filters yet'
-			: 'No processed document in this workspace yet',
-		{
-			description: `The trigger looked at the ${TEST_EVENT_PAGES * FILE_PAGE_SIZE} most recently changed files. Upload a document (for example with the Document Extraction node), wait until it is processed, then fetch again${filtered ? ', or widen the filters' : ''}.`,
-		},
-	);
+	return null;
 }

@@ -166,11 +166,23 @@ describe('each example ends on the emulator, failing documents included', () => 
 		expect(reported.every((item) => item.integrationExportStatus === 'completed')).toBe(true);
 	});
 
-	test('trigger-on-processed-files.json: a manual run takes the newest processed file and reports it', async () => {
+	test('trigger-on-processed-files.json: a manual run takes the newest processed document (by upload) and reports it', async () => {
 		const result = await runToEnd(example('trigger-on-processed-files.json'));
 		const reported = json(result, 'Report export completed');
 		expect(reported).toHaveLength(1);
 		expect(reported[0]).toMatchObject({ integrationExportStatus: 'completed', integrationExportMessages: [expect.stringContaining('Received by the n8n workflow')] });
+	});
+
+	test('trigger-on-processed-files.json on an empty workspace (the emulator after a restart): ends without an error, and reports nothing', async () => {
+		const empty = await startEmulator({ processingDelayMs: 0 });
+		try {
+			const result = await runToEnd(example('trigger-on-processed-files.json', empty), empty);
+			expect(result.runData['When a document is processed']).toHaveLength(1);
+			expect(result.runData['Report export completed']).toBeUndefined();
+			expect(empty.requests.filter((entry) => entry.method !== 'GET')).toEqual([]);
+		} finally {
+			await empty.close();
+		}
 	});
 
 	test(`${AGENT_EXAMPLE}: the AI Agent is bounded (Max Iterations), so a model that keeps calling tools ends too`, () => {
