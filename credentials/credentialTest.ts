@@ -112,6 +112,8 @@ function judgeNetworkFailure(error: unknown, apiUrl: string, fields: ICredential
 		typedIn: hostTypedIn(fields),
 		timeoutMs: CREDENTIAL_TEST_TIMEOUT_MS,
 	});
+	// An error that explains itself (the sandbox's offline guard names the host and the fix) stands alone.
+	if (failure.ownWords) return failed(`${failure.what}.`);
 	return failed(`Could not reach ${apiUrl}: ${failure.what}.${failure.todo ? ` ${failure.todo}` : ''}`);
 }
 

@@ -12,18 +12,15 @@
  *   or not, and everything the emulator, a closed port and an untrusted certificate give.
  * Every message is words (no bare code), and the key reaches the API host only.
  */
-import * as path from 'node:path';
-
 import { SEEDED_KEYS, keyLeaks, startEmulator, type Emulator } from '../../dev/emulator';
-import { headlessEnv } from '../../dev/n8n/n8n-env';
+import { dnsBlockedEnv } from '../../dev/n8n/n8n-env';
 import { startN8n, type N8nInstance } from '../../dev/n8n/n8n-launcher';
 import type { N8nRuntime } from '../../dev/n8n/n8n-runtime';
-import { CREDENTIAL_TYPE, REPOSITORY_ROOT, prepareUserFolder, type PreparedFolder } from '../../dev/n8n/n8n-stack';
+import { CREDENTIAL_TYPE, prepareUserFolder, type PreparedFolder } from '../../dev/n8n/n8n-stack';
 import { startSelfSignedHttps, type SelfSignedServer } from '../../dev/self-signed-https';
 import { onlineCommand } from '../../dev/start-message';
 import { e2eRuntime, versionEnv } from './helpers';
 
-const DNS_BLOCK = path.join(REPOSITORY_ROOT, 'dev', 'n8n', 'dns-block.cjs');
 const UNKNOWN_KEY = 'dex_test_wsA_unknown_0000000000000000';
 
 interface TestResult {
@@ -35,11 +32,6 @@ interface TestResult {
 async function saveAndTest(n8n: N8nInstance, name: string, data: Record<string, string>): Promise<TestResult> {
 	const { id } = await n8n.rest<{ id: string }>('/credentials', { body: { name, type: CREDENTIAL_TYPE, data } });
 	return await n8n.rest<TestResult>('/credentials/test', { body: { credentials: { id, name, type: CREDENTIAL_TYPE, data } } });
-}
-
-/** The environment of an n8n that may connect anywhere, on a network whose DNS answers nothing. */
-function noDnsEnv(userFolder: string): Record<string, string> {
-	return { NODE_OPTIONS: `${headlessEnv(userFolder, { online: true }).NODE_OPTIONS} --require ${DNS_BLOCK}`, DNS_BLOCK: '1' };
 }
 
 export function credentialDialogCases(): void {
@@ -82,7 +74,7 @@ export function credentialDialogCases(): void {
 			expect(result).toEqual({
 				status: 'Error',
 				message:
-					'Could not reach https://api.orion.file.ai: The sandbox is offline: start it with npm start -- --online to reach api.orion.file.ai. It may connect only to this machine (127.0.0.1), so the connection to api.orion.file.ai:443 was refused (ESANDBOXOFFLINE).',
+					'The sandbox is offline: start it with npm start -- --online to reach api.orion.file.ai. It may connect only to this machine (127.0.0.1), so the connection to api.orion.file.ai:443 was refused (ESANDBOXOFFLINE).',
 			});
 			expect(n8n.outboundAttempts().some((line) => line.endsWith('refused api.orion.file.ai:443'))).toBe(true);
 		});
@@ -96,7 +88,7 @@ export function credentialDialogCases(): void {
 				userFolder: prepared.userFolder,
 				runtime,
 				online: true,
-				env: { ...prepared.env, ...versionEnv(runtime), ...noDnsEnv(prepared.userFolder) },
+				env: { ...prepared.env, ...versionEnv(runtime), ...dnsBlockedEnv() },
 			});
 			emulator.requests.length = 0;
 		});

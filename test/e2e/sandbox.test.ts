@@ -171,7 +171,7 @@ describe('a new sandbox', () => {
 			body: { credentials: { ...REAL_CREDENTIAL, type: CREDENTIAL_TYPE, data: { apiKey: REAL_LOOKING_KEY, instance: 'default' } } },
 		});
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^Could not reach https:\/\/api\.orion\.file\.ai: The sandbox is offline: start it with npm start -- --online to reach api\.orion\.file\.ai\..*\(ESANDBOXOFFLINE\)\.$/);
+		expect(result.message).toMatch(/^The sandbox is offline: start it with npm start -- --online to reach api\.orion\.file\.ai\..*\(ESANDBOXOFFLINE\)\.$/);
 		expect(result.message).not.toContain(REAL_LOOKING_KEY);
 	});
 
