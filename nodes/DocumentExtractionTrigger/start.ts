@@ -1,5 +1,4 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { apiKeysOf } from '../shared/run';
 import { withoutSecrets } from '../shared/transport';
@@ -65,16 +64,22 @@ export async function initialState(
 	return { ...base, cursor: { at, ids: [] }, historyUntil: newest.text };
 }
 
-/** "Fetch Test Event": the most recently changed processed file that passes the filters. */
+/**
+ * "Fetch Test Event" (and the editor's Execute workflow): the newest document the event would fire
+ * for that passes the filters, in the event's own order: File Processed, the most recently uploaded
+ * processed document (createdAt, as the trigger emits them); File Updated, the most recently changed
+ * one (updatedAt). With none, nothing fires and the run ends without output, as an active trigger
+ * with nothing new does (a test run on an empty workspace is not an error).
+ */
 export async function fetchTestEvent(
 	this: IPollFunctions,
 	settings: TriggerSettings,
-): Promise<INodeExecutionData[][]> {
+): Promise<INodeExecutionData[][] | null> {
 	const passes = fileFilter(settings);
 	// The pages are not trusted to end: at most TEST_EVENT_PAGES, and a full page that brings no
 	// file the pages before had not (a service that ignores `page`) ends the search.
 	const guard = new PagingGuard<FileRecord>({
-		list: '/files (by updatedAt, newest first)',
+		list: `/files (by ${STREAMS[settings.event].sortBy}, newest first)`,
 		pageSize: FILE_PAGE_SIZE,
 		maxRequests: TEST_EVENT_PAGES,
 		idOf: (file) => String(file.fileId),
@@ -84,7 +89,7 @@ export async function fetchTestEvent(
 	for (let page = 1; guard.mayRequest(); page++) {
 		guard.request();
 		const { files } = await listFiles.call(this, {
-			sortBy: 'updatedAt',
+			sortBy: STREAMS[settings.event].sortBy,
 			sortOrder: 'DESC',
 			page,
 			limit: FILE_PAGE_SIZE,
@@ -100,14 +105,5 @@ export async function fetchTestEvent(
 		if (verdict.problem) this.logger.warn(verdict.problem.message, { node: this.getNode().name });
 		if (verdict.last || verdict.problem) break;
 	}
-	const filtered = settings.fileClasses.length > 0 || settings.schemaIds.length > 0;
-	throw new NodeOperationError(
-		this.getNode(),
-		filtered
-			? 'No processed document matches the filters yet'
-			: 'No processed document in this workspace yet',
-		{
-			description: `The trigger looked at the ${TEST_EVENT_PAGES * FILE_PAGE_SIZE} most recently changed files. Upload a document (for example with the Document Extraction node), wait until it is processed, then fetch again${filtered ? ', or widen the filters' : ''}.`,
-		},
-	);
+	return null;
 }

@@ -4,8 +4,8 @@ import { requireBoolean, requireOneOf, requirePositiveInteger } from '../../shar
 
 /** Parameter descriptions used by more than one operation, defined once. */
 
-/** The package's documentation (its README); hints link to its sections. */
-export const DOCUMENTATION_URL = 'https://www.npmjs.com/package/n8n-nodes-document-extraction';
+/** The package's documentation (its README, credentials/documentation.ts); hints link to its sections. */
+export { REPOSITORY_URL as DOCUMENTATION_URL } from '../../../credentials/documentation';
 
 export const binaryPropertyParameter: INodeProperties = {
 	displayName: 'Input Binary Field',
