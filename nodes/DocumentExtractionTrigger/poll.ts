@@ -1,9 +1,8 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { apiKeysOf } from '../shared/run';
-import { withoutSecrets } from '../shared/transport';
 import type { FileRecord } from '../shared/api';
-import { FILE_PAGE_SIZE, listFiles } from '../shared/api';
+import { FILE_PAGE_SIZE, listFiles, withoutSecrets } from '../shared/api';
 import { forEachConcurrently } from '../shared/concurrency';
 import { asNodeError } from '../shared/nodeError';
 import { withLeadingKeys } from '../shared/output/keyOrder';

@@ -2,8 +2,7 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiKeysOf } from '../shared/run';
-import { withoutSecrets } from '../shared/transport';
-import { FILE_PAGE_SIZE, listFiles } from '../shared/api';
+import { FILE_PAGE_SIZE, listFiles, withoutSecrets } from '../shared/api';
 import { withLeadingKeys } from '../shared/output/keyOrder';
 import { valuesField } from '../shared/output/values';
 import { STREAMS, isProcessed, stampOf } from './files';

@@ -5,8 +5,8 @@ import { forEachConcurrently } from '../../shared/concurrency';
 import { asNodeError } from '../../shared/nodeError';
 import { BATCHING_DEFAULTS, BATCHING_PARAMETER } from '../descriptions/batching';
 import { requireNumber } from '../helpers/validation';
+import { withoutSecrets } from '../../shared/api';
 import { apiKeysOf, isCancelled, limitsOf, pause } from '../../shared/run';
-import { withoutSecrets } from '../../shared/transport';
 import { RESOURCES } from './registry';
 import type { ResourceOperations } from './types';
 

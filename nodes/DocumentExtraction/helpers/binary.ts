@@ -1,7 +1,7 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { BINARY_ENCODING, NodeOperationError } from 'n8n-workflow';
 
-import type { PayloadSource } from '../../shared/transport';
+import type { PayloadSource } from '../../shared/api';
 import { invalidParameter } from './validation';
 
 /** An input binary, ready to be sent: its name, type and size, and a way to open its bytes. */

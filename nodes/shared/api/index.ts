@@ -30,3 +30,6 @@ export { approveFileType, listFileTypes, patchSchemaFields } from './fileTypes';
 export type { DirectoryRequest } from './workspace';
 export { createDirectory, getProjectSettings, getSubscription, getWorkflow } from './workspace';
 export { executeQuery } from './query';
+// What callers need of the request path below, so that they import from this layer only.
+export type { PayloadSource, Violation } from '../transport';
+export { describeViolation, isEndedByDeadline, unexpectedResponse, withoutSecrets } from '../transport';

@@ -6,13 +6,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { executeQuery } from '../../../shared/api';
+import type { Violation } from '../../../shared/api';
+import { describeViolation, executeQuery } from '../../../shared/api';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { DOCUMENTATION_URL, resultLimit, returnAllParameters } from '../../descriptions/common';
 import { requireIdList } from '../../helpers/listParameters';
 import { requireBoolean, requireJson, requireNumber, requireOneOf } from '../../helpers/validation';
-import type { Violation } from '../../../shared/transport';
-import { describeViolation } from '../../../shared/transport';
 
 /** The example configuration the editor starts with: it runs in any workspace. */
 const EXAMPLE_QUERY_CONFIG = `{

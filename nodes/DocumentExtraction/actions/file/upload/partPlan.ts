@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { unexpectedResponse } from '../../../../shared/transport';
+import { unexpectedResponse } from '../../../../shared/api';
 
 /**
  * The part plan of a multipart upload, as the service's initiation answer gives it, judged before

@@ -2,12 +2,11 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { UploadStatus } from '../../../../shared/api';
-import { getUploadStatus } from '../../../../shared/api';
+import { getUploadStatus, isEndedByDeadline } from '../../../../shared/api';
 import type { UploadProgress } from '../../../helpers/uploadStatus';
 import { readUploadStatus } from '../../../helpers/uploadStatus';
 import { cancelledError, isCancelled, pause, waitClock } from '../../../../shared/run';
 import { trimTrailingStops } from '../../../../shared/text';
-import { isEndedByDeadline } from '../../../../shared/transport';
 
 /** Wait for Completion: asks for the status of an upload until processing ends or the Wait Timeout passes. */
 
