@@ -46,6 +46,20 @@ export const ANSWER_LIMITS = {
 	summarisedTextBytes: 4096,
 	/** Pages read by Return All when the API gives no total (1,000,000 items at 100 a page). */
 	maxPagesWithoutTotal: 10_000,
+	/** A download may bring this much more than the size its file record announced: 1% … */
+	downloadTolerancePercent: 1,
+	/** … and at least this many bytes. */
+	downloadToleranceMinBytes: 4096,
+} as const;
+
+/** Presigned storage URLs (the API layer's storage.ts applies them). */
+export const STORAGE_LIMITS = {
+	/** A presigned upload URL works this long from the upload request (api-spec, Limits). */
+	uploadUrlLifetimeMs: 300 * 1000,
+	/** The part URLs of a multipart upload work this long from its initiation (api-spec, Limits). */
+	partUrlLifetimeMs: 900 * 1000,
+	/** Retries of one part after a network error or a 5xx, while its URL works. */
+	partRetries: 4,
 } as const;
 
 export const SPEED_LIMITS = {

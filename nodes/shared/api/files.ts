@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ApiContext } from '../run';
+import type { ApprovedUrl } from '../transport';
 import { apiRequest, apiRequestAllItems, approveStorageUrl, listAt, unexpectedResponse } from '../transport';
 import { ENDPOINTS, pathTo, sendWrite } from './endpoints';
 import type { ApiCall, SortOrder, WriteCall } from './types';
@@ -164,7 +165,7 @@ export async function reportExportStatus(
  * POST /files/preview: a fresh, short-lived (about one hour) presigned preview URL for a stored
  * file, judged by the URL policy before it is used. Never cached: every call asks the API again.
  */
-export async function createPreviewUrl(this: ApiContext, s3Path: string, call: ApiCall = {}): Promise<string> {
+export async function createPreviewUrl(this: ApiContext, s3Path: string, call: ApiCall = {}): Promise<ApprovedUrl> {
 	const body = await apiRequest.call(this, {
 		...ENDPOINTS.createPreviewUrl,
 		body: { s3Path },

@@ -26,6 +26,7 @@ export { redact, scrubError, withoutSecrets } from './secrets';
 export { idempotencyKey } from './idempotency';
 export { isEndedByDeadline } from './retry';
 export type {
+	ApprovedUrl,
 	PayloadSource,
 	StorageDownload,
 	StorageDownloadOptions,
@@ -33,4 +34,5 @@ export type {
 	StoragePutResult,
 	UploadPayload,
 } from './storage';
-export { allowedDownloadBytes, approveStorageUrl, downloadFromStorage, putToStorage } from './storage';
+export { approveStorageUrl, downloadFromStorage, putToStorage } from './storage';
+export type { ReturnedUrlRole } from './returnedUrls';

@@ -48,6 +48,18 @@ export interface StoragePutResult {
 	headers: IDataObject;
 }
 
+declare const approvedMark: unique symbol;
+
+/**
+ * A URL the API handed back, judged by the URL policy once (approveStorageUrl) and its secrets
+ * registered with the run: the only kind of URL a storage request takes. A plain string is not
+ * one, so a URL cannot reach storage unjudged, and nothing judges it twice.
+ */
+export interface ApprovedUrl {
+	readonly href: string;
+	readonly [approvedMark]: true;
+}
+
 /** Query parameters of presigned URLs whose values are secrets (signatures, tokens, credentials). */
 const SECRET_PARAMETER = /sig|token|credential|policy|key|access/i;
 
@@ -70,7 +82,7 @@ export async function approveStorageUrl(
 	url: unknown,
 	role: ReturnedUrlRole,
 	itemIndex?: number,
-): Promise<string> {
+): Promise<ApprovedUrl> {
 	const { base } = await connectionFor(context, itemIndex);
 	let approved: string;
 	try {
@@ -80,7 +92,7 @@ export async function approveStorageUrl(
 		throw refusedUrlError(context.getNode(), `The ${role} the API answered was refused`, itemIndex);
 	}
 	addSecrets(context, signedUrlSecrets(approved));
-	return approved;
+	return { href: approved } as ApprovedUrl;
 }
 
 /** The bounds of one storage attempt: idle time (Request Timeout), low-speed limit, byte cap, stop. */
@@ -121,18 +133,18 @@ async function withStorageRetries<T>(
 }
 
 /**
- * PUTs bytes to a presigned storage URL, without the API key, with a Content-Length, never
- * following a redirect. Repeats on a 5xx, network error, stall or a transfer below the minimum
+ * PUTs bytes to an approved presigned storage URL, without the API key, with a Content-Length,
+ * never following a redirect. Repeats on a 5xx, network error, stall or a transfer below the minimum
  * speed (a PUT of the same bytes to the same URL is idempotent) and waits out 429/503
  * Retry-After, as the retry policy decides; each attempt opens the payload again.
  */
 export async function putToStorage(
 	this: ApiContext,
-	url: string,
+	url: ApprovedUrl,
 	source: PayloadSource,
 	options: StoragePutOptions,
 ): Promise<StoragePutResult> {
-	const approved = await approveStorageUrl(this, url, options.role, options.itemIndex);
+	const approved = url.href;
 	return await withStorageRetries(this, approved, options, async (attemptNumber, timeoutMs) => {
 		const payload = await source();
 		const watch = storageWatch(this, options, timeoutMs);
@@ -172,12 +184,6 @@ export async function putToStorage(
 	});
 }
 
-/** What a download announced as `announcedBytes` may bring: a little more, never the service's whim. */
-export function allowedDownloadBytes(announcedBytes: unknown): number | undefined {
-	if (typeof announcedBytes !== 'number' || !Number.isFinite(announcedBytes) || announcedBytes < 0) return undefined;
-	return Math.ceil(announcedBytes + Math.max(4096, announcedBytes / 100));
-}
-
 export interface StorageDownload {
 	/** The bytes as a stream: hand it to prepareBinaryData without buffering. */
 	body: NodeJS.ReadableStream;
@@ -187,7 +193,7 @@ export interface StorageDownload {
 }
 
 /**
- * GETs a presigned storage URL (a preview link, for example) as a stream, without the API key,
+ * GETs an approved presigned storage URL (a preview link, for example) as a stream, without the API key,
  * never following a redirect, and hands it to `consume` (which stores it) inside the attempt: the
  * idle time (Request Timeout), the low-speed limit and the byte cap stay in force until `consume`
  * has read the last byte, and a download that stalls, crawls or breaks off is tried again under
@@ -195,11 +201,11 @@ export interface StorageDownload {
  */
 export async function downloadFromStorage<T>(
 	this: ApiContext,
-	url: string,
+	url: ApprovedUrl,
 	options: StorageDownloadOptions,
 	consume: (download: StorageDownload) => Promise<T>,
 ): Promise<T> {
-	const approved = await approveStorageUrl(this, url, options.role, options.itemIndex);
+	const approved = url.href;
 	const maxBytes = options.maxBytes ?? limitsOf(this, options.itemIndex).maxAnswerBytes;
 	const capped = { ...options, maxBytes, announced: options.maxBytes !== undefined };
 	return await withStorageRetries(this, approved, capped, async (attemptNumber, timeoutMs): Promise<AttemptResult<T>> => {

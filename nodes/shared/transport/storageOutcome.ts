@@ -10,7 +10,6 @@ import type { AttemptFailure, AttemptResult } from './retry';
 import { isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs } from './retry';
 import { redact, redactQuery } from './secrets';
 import { summarizeText } from '../text';
-import type { ReturnedUrlRole } from './returnedUrls';
 import type { TransferWatch } from './watch';
 
 /**
@@ -22,8 +21,6 @@ import type { TransferWatch } from './watch';
 export interface StorageRequestOptions {
 	/** Names what is being sent or read, for errors: e.g. `file "invoice.pdf"`, `part 3 of upload …`. */
 	label: string;
-	/** What the URL is, for the URL policy's messages. */
-	role: ReturnedUrlRole;
 	itemIndex?: number;
 	/** Retries after failures (default: the policy's). */
 	maxFailureRetries?: number;
@@ -37,7 +34,7 @@ export interface StorageRequestOptions {
 export interface StorageDownloadOptions extends StorageRequestOptions {
 	/**
 	 * The most bytes the download may bring: the size the API's record announced, with a small
-	 * tolerance (see allowedDownloadBytes); the Max Answer Size when no size is known.
+	 * tolerance (the API layer's download); the Max Answer Size when no size is known.
 	 */
 	maxBytes?: number;
 	/** Whether maxBytes comes from the size the service announced (else from Max Answer Size). */

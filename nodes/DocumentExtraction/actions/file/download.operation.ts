@@ -1,11 +1,11 @@
 import type { IBinaryData, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { downloadFile } from '../../../shared/api';
 import { optionsCollection, transferSpeedOptions } from '../../../shared/requestOptions';
 import { fileIdParameter } from '../../descriptions/common';
 import { binaryFileName, binaryMimeType } from '../../helpers/binary';
 import { requireText } from '../../helpers/validation';
-import { allowedDownloadBytes, downloadFromStorage } from '../../../shared/transport';
 import { fileWithPreviewUrl } from './records';
 
 const properties: INodeProperties[] = [
@@ -45,16 +45,11 @@ export async function execute(
 	const { fileId, file, signedUrl } = await fileWithPreviewUrl.call(this, itemIndex);
 	const fileName = binaryFileName(file.fileName, fileId);
 	// (.call loses the generic: the consumer below returns the binary data.)
-	const binary = (await downloadFromStorage.call(
+	const binary = (await downloadFile.call(
 		this,
 		signedUrl,
-		{
-			label: `file "${fileName}"`,
-			role: 'preview URL',
-			itemIndex,
-			// The record's size bounds the download (a little over it); unknown: the Max Answer Size.
-			maxBytes: allowedDownloadBytes(file.fileSize),
-		},
+		// The record's size bounds the download (a little over it); unknown: the Max Answer Size.
+		{ label: `file "${fileName}"`, announcedBytes: file.fileSize, itemIndex },
 		async (download) => {
 			const mimeType = binaryMimeType(file.fileType, download.contentType);
 			const stream = download.body as Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];

@@ -31,7 +31,7 @@ export async function execute(
 				fileName: file.fileName ?? null,
 				fileType: file.fileType ?? null,
 				fileSize: file.fileSize ?? null,
-				signedUrl,
+				signedUrl: signedUrl.href,
 			},
 		},
 	];

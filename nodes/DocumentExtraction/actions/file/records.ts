@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { FileRecord } from '../../../shared/api';
+import type { ApprovedUrl, FileRecord } from '../../../shared/api';
 import { createPreviewUrl, getFile, unexpectedResponse } from '../../../shared/api';
 import { requireUuid } from '../../helpers/listParameters';
 
@@ -18,12 +18,12 @@ export function readFileId(context: IExecuteFunctions, itemIndex: number): strin
 
 /**
  * The file of an item's File locator, with a fresh preview URL for its stored bytes (about one
- * hour; never cached).
+ * hour; never cached), approved by the URL policy.
  */
 export async function fileWithPreviewUrl(
 	this: IExecuteFunctions,
 	itemIndex: number,
-): Promise<{ fileId: string; file: FileRecord; signedUrl: string }> {
+): Promise<{ fileId: string; file: FileRecord; signedUrl: ApprovedUrl }> {
 	const fileId = readFileId(this, itemIndex);
 	const file = await getFile.call(this, fileId, { itemIndex });
 	const s3Path = file.fileStoragePath;
