@@ -1,6 +1,7 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { RequestPolicy } from '../shared/run';
 import { apiKeysOf } from '../shared/run';
 import { FILE_PAGE_SIZE, listFiles, withoutSecrets } from '../shared/api';
 import { withLeadingKeys } from '../shared/output/keyOrder';
@@ -27,6 +28,7 @@ const TEST_EVENT_PAGES = 5;
 export async function initialState(
 	this: IPollFunctions,
 	settings: TriggerSettings,
+	policy: RequestPolicy,
 	onRequest: () => void,
 ): Promise<TriggerState> {
 	const base = { version: STATE_VERSION, config: configOf(settings), pending: [] as string[] };
@@ -34,12 +36,7 @@ export async function initialState(
 		return { ...base, cursor: { at: settings.startDate, ids: [] } };
 	}
 	const stream = STREAMS[settings.event];
-	const { files } = await listFiles.call(this, {
-		sortBy: stream.sortBy,
-		sortOrder: 'DESC',
-		page: 1,
-		limit: FILE_PAGE_SIZE,
-	});
+	const { files } = await listFiles.call(this, { sortBy: stream.sortBy, sortOrder: 'DESC', page: 1, limit: FILE_PAGE_SIZE }, { policy });
 	onRequest();
 	if (files.length === 0) return { ...base, cursor: { at: null, ids: [] } };
 	const latestMs = Date.now() + FUTURE_TOLERANCE_MS;
@@ -65,20 +62,16 @@ export async function initialState(
 export async function fetchTestEvent(
 	this: IPollFunctions,
 	settings: TriggerSettings,
+	policy: RequestPolicy,
 ): Promise<INodeExecutionData[][]> {
 	const passes = fileFilter(settings);
 	const listed = new Set<string>();
 	for (let page = 1; page <= TEST_EVENT_PAGES; page++) {
-		const { files } = await listFiles.call(this, {
-			sortBy: 'updatedAt',
-			sortOrder: 'DESC',
-			page,
-			limit: FILE_PAGE_SIZE,
-		});
+		const { files } = await listFiles.call(this, { sortBy: 'updatedAt', sortOrder: 'DESC', page, limit: FILE_PAGE_SIZE }, { policy });
 		const match = files.find((file) => isProcessed(file) && passes(file));
 		if (match) {
 			const extra = settings.includeValues
-				? await valuesField.call(this, String(match.fileId), undefined, true)
+				? await valuesField.call(this, String(match.fileId), policy, true)
 				: {};
 			return [withoutSecrets([{ json: withLeadingKeys({ ...match, ...extra }) }], apiKeysOf(this))];
 		}

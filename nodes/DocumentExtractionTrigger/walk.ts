@@ -3,6 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { FilePage, FileRecord } from '../shared/api';
 import { FILE_PAGE_SIZE, listFiles } from '../shared/api';
+import type { RequestPolicy } from '../shared/run';
 import type { FileStream } from './files';
 import { stampOf } from './files';
 import type { Position } from './position';
@@ -50,19 +51,24 @@ export class Walker {
 
 	constructor(
 		private readonly context: IPollFunctions,
+		private readonly policy: RequestPolicy,
 		private readonly stream: FileStream,
 		private readonly mayGoOn: MayGoOn,
 	) {}
 
 	private async list(anchor: string | null, page: number, limit: number): Promise<FilePage> {
 		this.requests += 1;
-		return await listFiles.call(this.context, {
-			...(anchor === null ? {} : { [this.stream.afterParameter]: anchor }),
-			sortBy: this.stream.sortBy,
-			sortOrder: 'ASC',
-			page,
-			limit,
-		});
+		return await listFiles.call(
+			this.context,
+			{
+				...(anchor === null ? {} : { [this.stream.afterParameter]: anchor }),
+				sortBy: this.stream.sortBy,
+				sortOrder: 'ASC',
+				page,
+				limit,
+			},
+			{ policy: this.policy },
+		);
 	}
 
 	private canList(): boolean {

@@ -1,12 +1,8 @@
-import type { NodeParameterValueType } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
-
-import type { ApiContext } from './run/context';
-import { readParameter } from './run/context';
-
 /**
  * Every number that bounds a request, in one place: the defaults and ranges of the options the
- * user sets, and the fixed bounds of the request path. docs/reliability.md lists them in one table.
+ * user sets, and the fixed bounds of the request path. Plain data: the options are read and checked
+ * into a request policy by requestPolicy.ts. docs/reliability.md lists every bound in one table
+ * (test/package/limits-table.test.ts checks that none is missing there).
  */
 export const WAIT_LIMITS = {
 	/** A 429 is never retried sooner than this, whatever the answer says. */
@@ -72,98 +68,3 @@ export const SPEED_LIMITS = {
 	minLowSpeedSeconds: 1,
 	maxLowSpeedSeconds: 3600,
 } as const;
-
-/** Names of the options (inside each operation's Options collection) that set the bounds. */
-export const MAX_WAIT_PARAMETER = 'options.maxRateLimitWait';
-export const REQUEST_TIMEOUT_PARAMETER = 'options.requestTimeout';
-export const MAX_ANSWER_PARAMETER = 'options.maxAnswerSize';
-export const MIN_SPEED_PARAMETER = 'options.minTransferSpeed';
-export const LOW_SPEED_TIME_PARAMETER = 'options.lowSpeedTime';
-
-export interface Limits {
-	/** Max Retry Wait: the waits and repeated attempts of one item together. */
-	maxWaitMs: number;
-	/** Request Timeout: one API attempt, from sending to the answer's last byte. */
-	requestTimeoutMs: number;
-	/** Max Answer Size: the largest API answer read into memory. */
-	maxAnswerBytes: number;
-	/** Min Transfer Speed: storage transfers slower than this over lowSpeedWindowMs are aborted. */
-	minBytesPerSecond: number;
-	lowSpeedWindowMs: number;
-}
-
-/**
- * One option, checked: a number (or text holding one, as an expression may give) within its
- * range. Anything else is refused, naming the option and the item, instead of being replaced by
- * a default behind the user's back.
- */
-function readLimit(
-	context: ApiContext,
-	itemIndex: number | undefined,
-	parameter: string,
-	label: { displayName: string; unit: string },
-	fallback: number,
-	range: { min: number; max?: number },
-): number {
-	const value: unknown = readParameter<NodeParameterValueType>(context, parameter, itemIndex, fallback);
-	const number =
-		typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value.trim()) : Number.NaN;
-	if (Number.isFinite(number) && number >= range.min && (range.max === undefined || number <= range.max)) return number;
-	const expected =
-		range.max === undefined ? `a number of ${label.unit}, ${range.min} or more` : `a number of ${label.unit} from ${range.min} to ${range.max}`;
-	const text = typeof value === 'string' ? value : JSON.stringify(value);
-	const shown = text === undefined ? 'nothing' : `"${text.length > 80 ? `${text.slice(0, 80)}…` : text}"`;
-	const where = itemIndex === undefined ? '' : ` in item ${itemIndex}`;
-	throw new NodeOperationError(context.getNode(), `Invalid ${label.displayName}${where}: expected ${expected}, got ${shown}`, {
-		itemIndex,
-		description: `Correct "${label.displayName}" (it is checked before anything is sent to the API).`,
-	});
-}
-
-/** Reads and checks the item's bounds from its options (defaults where an operation has no such option). */
-export function limitsFor(context: ApiContext, itemIndex: number | undefined): Limits {
-	const seconds = (displayName: string) => ({ displayName, unit: 'seconds' });
-	const maxWait = readLimit(context, itemIndex, MAX_WAIT_PARAMETER, seconds('Max Retry Wait (Seconds)'), WAIT_LIMITS.defaultMaxWaitSeconds, {
-		min: 0,
-		max: WAIT_LIMITS.maxMaxWaitSeconds,
-	});
-	const timeout = readLimit(
-		context,
-		itemIndex,
-		REQUEST_TIMEOUT_PARAMETER,
-		seconds('Request Timeout (Seconds)'),
-		WAIT_LIMITS.defaultRequestTimeoutSeconds,
-		{ min: WAIT_LIMITS.minRequestTimeoutSeconds },
-	);
-	const maxAnswerMb = readLimit(
-		context,
-		itemIndex,
-		MAX_ANSWER_PARAMETER,
-		{ displayName: 'Max Answer Size (MB)', unit: 'MB' },
-		ANSWER_LIMITS.defaultMaxAnswerMb,
-		{ min: ANSWER_LIMITS.minMaxAnswerMb, max: ANSWER_LIMITS.maxMaxAnswerMb },
-	);
-	const minSpeedKbps = readLimit(
-		context,
-		itemIndex,
-		MIN_SPEED_PARAMETER,
-		{ displayName: 'Min Transfer Speed (KB/s)', unit: 'KB/s' },
-		SPEED_LIMITS.defaultMinSpeedKbps,
-		{ min: SPEED_LIMITS.minMinSpeedKbps },
-	);
-	const lowSpeedSeconds = readLimit(
-		context,
-		itemIndex,
-		LOW_SPEED_TIME_PARAMETER,
-		seconds('Low Speed Time (Seconds)'),
-		SPEED_LIMITS.defaultLowSpeedSeconds,
-		{ min: SPEED_LIMITS.minLowSpeedSeconds, max: SPEED_LIMITS.maxLowSpeedSeconds },
-	);
-	return {
-		maxWaitMs: maxWait * 1000,
-		requestTimeoutMs: timeout * 1000,
-		maxAnswerBytes: Math.floor(maxAnswerMb * 1024 * 1024),
-		minBytesPerSecond: minSpeedKbps * 1024,
-		lowSpeedWindowMs: lowSpeedSeconds * 1000,
-	};
-}

@@ -1,6 +1,7 @@
 import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
 import { FILE_PAGE_SIZE, listFileTypes, listFiles } from '../../shared/api';
+import { editorPolicy } from '../../shared/requestPolicy';
 import { OCR_MODELS, ocrModelLabel } from '../descriptions/ocrModels';
 import { fileTypeLabel } from '../helpers/fileTypes';
 
@@ -38,13 +39,13 @@ export async function searchFiles(
 	let page = Number(paginationToken) || 1;
 	const lastPage = filter ? page + FILE_SEARCH_PAGES_PER_CALL - 1 : page;
 	const results: INodeListSearchItems[] = [];
+	const policy = editorPolicy(this);
 	for (;;) {
-		const { files, count: total } = await listFiles.call(this, {
-			page,
-			limit: FILE_PAGE_SIZE,
-			sortBy: 'createdAt',
-			sortOrder: 'DESC',
-		});
+		const { files, count: total } = await listFiles.call(
+			this,
+			{ page, limit: FILE_PAGE_SIZE, sortBy: 'createdAt', sortOrder: 'DESC' },
+			{ policy },
+		);
 		for (const file of files) {
 			if (!matches(filter, String(file.fileName ?? ''), file.fileId)) continue;
 			results.push({
@@ -66,7 +67,7 @@ export async function searchFileTypes(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const fileTypes = await listFileTypes.call(this, { sortBy: 'name', sortOrder: 'ASC' });
+	const fileTypes = await listFileTypes.call(this, { sortBy: 'name', sortOrder: 'ASC' }, { policy: editorPolicy(this) });
 	return {
 		results: fileTypes
 			.filter((fileType) =>

@@ -1,9 +1,11 @@
 /**
  * The API layer: one typed function per endpoint of the Document Extraction API (api-spec.md),
- * used by the node's operations, its editor methods and the trigger alike. Each function builds
- * its request from the endpoint table (endpoints.ts), derives the Idempotency-Key of a write,
- * checks every ID before it goes into a path, and reads the answer into its type. Below it, the
- * request path (nodes/shared/transport) sends, bounds, retries and reports.
+ * and the presigned storage transfers, used by the node's operations, its editor methods and the
+ * trigger alike. Each function builds its request from the endpoint table (endpoints.ts), derives
+ * the Idempotency-Key of a write, checks every ID before it goes into a path, and reads the answer
+ * into its type. Every call takes the request policy of its item, poll or editor lookup (built by
+ * ../requestPolicy.ts where the run starts) and hands it down: no call goes out without its
+ * bounds. Below it, the request path (nodes/shared/transport) sends, bounds, retries and reports.
  *
  *   endpoints.ts  methods and paths, written once; IDs into paths
  *   ids.ts        the ID forms and the check of IDs the service hands back

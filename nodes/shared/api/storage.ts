@@ -1,6 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { ANSWER_LIMITS, STORAGE_LIMITS } from '../limits';
+import type { ItemPolicy } from '../run';
 import type { ApprovedUrl, PayloadSource, StorageDownload } from '../transport';
 import { approveStorageUrl, downloadFromStorage, putToStorage } from '../transport';
 
@@ -33,13 +34,13 @@ export async function putUploadFile(
 	this: IExecuteFunctions,
 	target: UploadUrl,
 	source: PayloadSource,
-	call: { contentType: string; label: string; itemIndex: number },
+	call: { contentType: string; label: string; policy: ItemPolicy },
 ): Promise<void> {
-	const url = await approveStorageUrl(this, target.url, 'presigned upload URL', call.itemIndex);
+	const url = await approveStorageUrl(this, target.url, 'presigned upload URL', call.policy);
 	await putToStorage.call(this, url, source, {
 		contentType: call.contentType,
 		label: call.label,
-		itemIndex: call.itemIndex,
+		policy: call.policy,
 		validUntil: target.validUntil,
 	});
 }
@@ -52,10 +53,10 @@ export async function approvePartUrls(
 	this: IExecuteFunctions,
 	urls: readonly string[],
 	validUntil: number,
-	{ itemIndex }: { itemIndex: number },
+	{ policy }: { policy: ItemPolicy },
 ): Promise<PartUrl[]> {
 	const approved: PartUrl[] = [];
-	for (const url of urls) approved.push({ url: await approveStorageUrl(this, url, 'presigned part URL', itemIndex), validUntil });
+	for (const url of urls) approved.push({ url: await approveStorageUrl(this, url, 'presigned part URL', policy), validUntil });
 	return approved;
 }
 
@@ -67,11 +68,11 @@ export async function putPart(
 	this: IExecuteFunctions,
 	target: PartUrl,
 	part: { bytes: Buffer; size: number },
-	call: { label: string; itemIndex: number },
+	call: { label: string; policy: ItemPolicy },
 ): Promise<{ etag?: string }> {
 	const { etag } = await putToStorage.call(this, target.url, async () => ({ body: part.bytes, contentLength: part.size }), {
 		label: call.label,
-		itemIndex: call.itemIndex,
+		policy: call.policy,
 		validUntil: target.validUntil,
 		maxFailureRetries: STORAGE_LIMITS.partRetries,
 	});
@@ -93,13 +94,13 @@ function allowedDownloadBytes(announcedBytes: unknown): number | undefined {
 export async function downloadFile<T>(
 	this: IExecuteFunctions,
 	url: ApprovedUrl,
-	call: { label: string; announcedBytes: unknown; itemIndex: number },
+	call: { label: string; announcedBytes: unknown; policy: ItemPolicy },
 	consume: (download: StorageDownload) => Promise<T>,
 ): Promise<T> {
 	return await downloadFromStorage.call(
 		this,
 		url,
-		{ label: call.label, itemIndex: call.itemIndex, maxBytes: allowedDownloadBytes(call.announcedBytes) },
+		{ label: call.label, policy: call.policy, maxBytes: allowedDownloadBytes(call.announcedBytes) },
 		consume,
 	) as T;
 }

@@ -55,10 +55,11 @@ function isReplayed(headers: IDataObject): boolean {
 export async function requestUpload(
 	this: IExecuteFunctions,
 	body: UploadRequest,
-	{ itemIndex }: WriteCall,
+	{ policy }: WriteCall,
 ): Promise<{ upload: UploadAnswer; uploadUrl: UploadUrl; replayed: boolean }> {
+	const { itemIndex } = policy;
 	const requestedAt = waitClock.now();
-	const answer = await sendWrite(this, ENDPOINTS.requestUpload, body, itemIndex);
+	const answer = await sendWrite(this, ENDPOINTS.requestUpload, body, policy);
 	const { uploadId, presignedUploadURL } = answer.body;
 	if (typeof uploadId !== 'string' || typeof presignedUploadURL !== 'string') {
 		throw unexpectedResponse(this, 'the upload request', { ...answer.body, presignedUploadURL: undefined }, itemIndex);
@@ -95,13 +96,13 @@ interface MultipartInitiation extends IDataObject {
 export async function initiateMultipartUpload(
 	this: IExecuteFunctions,
 	body: MultipartUploadRequest,
-	{ itemIndex }: WriteCall,
+	{ policy }: WriteCall,
 ): Promise<{ initiation: MultipartInitiation; replayed: boolean; partsValidUntil: number }> {
 	const requestedAt = waitClock.now();
-	const answer = await sendWrite(this, ENDPOINTS.initiateMultipartUpload, body, itemIndex);
+	const answer = await sendWrite(this, ENDPOINTS.initiateMultipartUpload, body, policy);
 	const initiation = answer.body;
 	if (typeof initiation.id !== 'string' || typeof initiation.key !== 'string') {
-		throw unexpectedResponse(this, 'the multipart upload request', withoutField(initiation, 'presignedUrls'), itemIndex);
+		throw unexpectedResponse(this, 'the multipart upload request', withoutField(initiation, 'presignedUrls'), policy.itemIndex);
 	}
 	return {
 		initiation: initiation as MultipartInitiation,
@@ -121,11 +122,11 @@ interface MultipartCompletion extends IDataObject {
 export async function completeMultipartUpload(
 	this: IExecuteFunctions,
 	body: MultipartCompletion,
-	{ itemIndex }: WriteCall,
+	{ policy }: WriteCall,
 ): Promise<IDataObject> {
-	const { body: completion } = await sendWrite(this, ENDPOINTS.completeMultipartUpload, body, itemIndex);
+	const { body: completion } = await sendWrite(this, ENDPOINTS.completeMultipartUpload, body, policy);
 	if (completion.success === false) {
-		throw unexpectedResponse(this, 'the completion of the multipart upload', completion, itemIndex);
+		throw unexpectedResponse(this, 'the completion of the multipart upload', completion, policy.itemIndex);
 	}
 	return completion;
 }
@@ -146,13 +147,13 @@ export interface UploadStatus extends IDataObject {
 export async function getUploadStatus(
 	this: ApiContext,
 	uploadId: string,
-	call: ApiCall & { idSource?: IdSource } = {},
+	call: ApiCall & { idSource?: IdSource },
 ): Promise<UploadStatus> {
-	const { idSource = { what: 'upload ID', source: 'The service' }, itemIndex, deadline } = call;
+	const { idSource = { what: 'upload ID', source: 'The service' }, policy, deadline } = call;
 	return await apiRequest.call(this, {
 		method: ENDPOINTS.getUploadStatus.method,
-		path: pathTo(this, ENDPOINTS.getUploadStatus, uploadId, idSource, itemIndex),
-		itemIndex,
+		path: pathTo(this, ENDPOINTS.getUploadStatus, uploadId, idSource, policy.itemIndex),
+		policy,
 		deadline,
 	});
 }

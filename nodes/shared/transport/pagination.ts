@@ -76,7 +76,7 @@ export async function apiRequestAllItems(
 		const wanted = options.limit === undefined ? Number.POSITIVE_INFINITY : options.limit - results.length;
 		if (wanted <= 0) break;
 		if (page > maxPages) {
-			throw noProgressError(this, request, page - 1, `it kept answering full pages past the ${maxPages} page(s) that its total allows`, request.itemIndex);
+			throw noProgressError(this, request, page - 1, `it kept answering full pages past the ${maxPages} page(s) that its total allows`, request.policy.itemIndex);
 		}
 		const body = await apiRequest.call(this, {
 			...request,
@@ -102,11 +102,11 @@ export async function apiRequestAllItems(
 		if (withoutId > 0) {
 			const digest = pageDigest(items);
 			if (page > 1 && digest === previousDigest) {
-				throw noProgressError(this, request, page, `page ${page} was the same as page ${page - 1}`, request.itemIndex);
+				throw noProgressError(this, request, page, `page ${page} was the same as page ${page - 1}`, request.policy.itemIndex);
 			}
 			previousDigest = digest;
 		} else if (page > 1 && items.length > 0 && fresh === 0) {
-			throw noProgressError(this, request, page, `page ${page} brought no item it had not already sent`, request.itemIndex);
+			throw noProgressError(this, request, page, `page ${page} brought no item it had not already sent`, request.policy.itemIndex);
 		}
 		if (items.length < pageSize) break;
 		if (total !== undefined && page * pageSize >= total) break;

@@ -2,14 +2,14 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { connectionFor } from './connection';
 import type { ApiContext } from '../run/context';
-import { cancelSignalOf } from '../run/context';
+import type { RequestPolicy } from '../run/policy';
 import { refusedUrlError } from './errors';
 import { ANSWER_LIMITS } from '../limits';
 import type { SendResult } from './http';
 import { send } from './http';
 import type { AttemptResult } from './retry';
 import { withRetries } from './retry';
-import { addSecrets, budgetFor, limitsOf, waitDeadlineOf } from '../run/scope';
+import { addSecrets } from '../run/scope';
 import type { StorageDownloadOptions, StorageRequestOptions } from './storageOutcome';
 import { attemptFailure, expiredUrlError, judgeStorageAnswer } from './storageOutcome';
 import { UrlPolicyError, approveReturnedUrl } from './returnedUrls';
@@ -81,8 +81,9 @@ export async function approveStorageUrl(
 	context: ApiContext,
 	url: unknown,
 	role: ReturnedUrlRole,
-	itemIndex?: number,
+	policy: RequestPolicy,
 ): Promise<ApprovedUrl> {
+	const { itemIndex } = policy;
 	const { base } = await connectionFor(context, itemIndex);
 	let approved: string;
 	try {
@@ -96,14 +97,9 @@ export async function approveStorageUrl(
 }
 
 /** The bounds of one storage attempt: idle time (Request Timeout), low-speed limit, byte cap, stop. */
-function storageWatch(context: ApiContext, options: StorageRequestOptions, timeoutMs: number, maxBytes?: number): TransferWatch {
-	const { minBytesPerSecond, lowSpeedWindowMs } = limitsOf(context, options.itemIndex);
-	return new TransferWatch({
-		idleMs: timeoutMs,
-		lowSpeed: { minBytesPerSecond, windowMs: lowSpeedWindowMs },
-		cancelSignal: cancelSignalOf(context),
-		maxBytes,
-	});
+function storageWatch(options: StorageRequestOptions, timeoutMs: number, maxBytes?: number): TransferWatch {
+	const { lowSpeed, cancelSignal } = options.policy;
+	return new TransferWatch({ idleMs: timeoutMs, lowSpeed, cancelSignal, maxBytes });
 }
 
 /** Runs a storage request under the policy: item budget, URL validity, the transfer bounds. */
@@ -113,20 +109,17 @@ async function withStorageRetries<T>(
 	options: StorageRequestOptions,
 	attempt: (attemptNumber: number, timeoutMs: number) => Promise<AttemptResult<T>>,
 ): Promise<T> {
-	const { requestTimeoutMs } = limitsOf(context, options.itemIndex);
 	return await withRetries(
 		{
 			context,
-			budget: budgetFor(context, options.itemIndex),
+			policy: options.policy,
 			maxFailureRetries: options.maxFailureRetries,
 			service: 'Storage',
-			requestTimeoutMs,
 			deadline:
 				options.validUntil === undefined
 					? undefined
 					: { at: options.validUntil, note: `The presigned URL stops working at ${new Date(options.validUntil).toISOString()}` },
 			deadlineError: () => expiredUrlError(context, url, options),
-			waitDeadline: waitDeadlineOf(context),
 		},
 		attempt,
 	);
@@ -147,7 +140,7 @@ export async function putToStorage(
 	const approved = url.href;
 	return await withStorageRetries(this, approved, options, async (attemptNumber, timeoutMs) => {
 		const payload = await source();
-		const watch = storageWatch(this, options, timeoutMs);
+		const watch = storageWatch(options, timeoutMs);
 		if (Buffer.isBuffer(payload.body)) watch.allowMemoryBody(payload.contentLength);
 		else watch.watch(payload.body);
 		let result: SendResult;
@@ -206,10 +199,10 @@ export async function downloadFromStorage<T>(
 	consume: (download: StorageDownload) => Promise<T>,
 ): Promise<T> {
 	const approved = url.href;
-	const maxBytes = options.maxBytes ?? limitsOf(this, options.itemIndex).maxAnswerBytes;
+	const maxBytes = options.maxBytes ?? options.policy.maxAnswerBytes;
 	const capped = { ...options, maxBytes, announced: options.maxBytes !== undefined };
 	return await withStorageRetries(this, approved, capped, async (attemptNumber, timeoutMs): Promise<AttemptResult<T>> => {
-		const watch = storageWatch(this, capped, timeoutMs, maxBytes);
+		const watch = storageWatch(capped, timeoutMs, maxBytes);
 		try {
 			const result = await send(this, { method: 'GET', url: approved, headers: {}, watch, answer: { mode: 'stream' } });
 			if (!result.ok) {

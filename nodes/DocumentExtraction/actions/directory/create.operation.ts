@@ -7,6 +7,7 @@ import { optionsCollection } from '../../../shared/requestOptions';
 import { objectIdCheck } from '../../descriptions/common';
 import { requireObjectId } from '../../helpers/listParameters';
 import { optionalText, requireText } from '../../helpers/validation';
+import type { ItemPolicy } from '../../../shared/run';
 
 const properties: INodeProperties[] = [
 	{
@@ -47,6 +48,7 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<INodeExecutionData[]> {
 	const body: DirectoryRequest = {
 		name: requireText(this, itemIndex, 'Name', this.getNodeParameter('name', itemIndex)),
@@ -59,5 +61,5 @@ export async function execute(
 	const text = optionalText(this, itemIndex, 'Description', this.getNodeParameter('description', itemIndex, ''), true);
 	if (text) body.description = text;
 
-	return [{ json: await createDirectory.call(this, body, { itemIndex }) }];
+	return [{ json: await createDirectory.call(this, body, { policy }) }];
 }

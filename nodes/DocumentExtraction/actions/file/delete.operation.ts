@@ -13,6 +13,7 @@ import { deleteFiles } from '../../../shared/api';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { requireIdList } from '../../helpers/listParameters';
 import { invalidParameter } from '../../helpers/validation';
+import type { ItemPolicy } from '../../../shared/run';
 
 /** The API's recommended maximum of files per DELETE /files request. */
 const DELETE_BATCH_SIZE = 100;
@@ -101,6 +102,7 @@ function batchOutcome(batch: string[], body: DeleteFilesAnswer): DeleteResult[] 
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<INodeExecutionData[]> {
 	const rawIds = this.getNodeParameter('fileIds', itemIndex, '');
 	const fileIds = requireIdList(this, itemIndex, 'File IDs', rawIds, 'uuid');
@@ -113,7 +115,7 @@ export async function execute(
 	for (let start = 0; start < fileIds.length; start += DELETE_BATCH_SIZE) {
 		const batch = fileIds.slice(start, start + DELETE_BATCH_SIZE);
 		const outcome = await deleteFiles
-			.call(this, batch, { itemIndex })
+			.call(this, batch, { policy })
 			// The failure (always a NodeApiError or NodeOperationError from the transport) is kept
 			// as a value: after files were deleted, it is reported on the files of this batch.
 			.then(

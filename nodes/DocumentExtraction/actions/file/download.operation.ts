@@ -7,6 +7,7 @@ import { fileIdParameter } from '../../descriptions/common';
 import { binaryFileName, binaryMimeType } from '../../helpers/binary';
 import { requireText } from '../../helpers/validation';
 import { fileWithPreviewUrl } from './records';
+import type { ItemPolicy } from '../../../shared/run';
 
 const properties: INodeProperties[] = [
 	{ ...fileIdParameter, description: 'The file to download' },
@@ -35,6 +36,7 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<INodeExecutionData[]> {
 	const binaryPropertyName = requireText(
 		this,
@@ -42,14 +44,14 @@ export async function execute(
 		'Put Output File in Field',
 		this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
 	);
-	const { fileId, file, signedUrl } = await fileWithPreviewUrl.call(this, itemIndex);
+	const { fileId, file, signedUrl } = await fileWithPreviewUrl.call(this, policy);
 	const fileName = binaryFileName(file.fileName, fileId);
 	// (.call loses the generic: the consumer below returns the binary data.)
 	const binary = (await downloadFile.call(
 		this,
 		signedUrl,
 		// The record's size bounds the download (a little over it); unknown: the Max Answer Size.
-		{ label: `file "${fileName}"`, announcedBytes: file.fileSize, itemIndex },
+		{ label: `file "${fileName}"`, announcedBytes: file.fileSize, policy },
 		async (download) => {
 			const mimeType = binaryMimeType(file.fileType, download.contentType);
 			const stream = download.body as Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];

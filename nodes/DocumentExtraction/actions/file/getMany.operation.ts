@@ -14,6 +14,7 @@ import { optionsCollection } from '../../../shared/requestOptions';
 import { resultLimit, returnAllParameters, sortChoice, sortOptions } from '../../descriptions/common';
 import { requireIdList } from '../../helpers/listParameters';
 import { optionalTimestamp, requireBoolean } from '../../helpers/validation';
+import type { ItemPolicy } from '../../../shared/run';
 
 const SORT_FIELDS = [
 	{ name: 'Created At', value: 'createdAt' },
@@ -99,6 +100,7 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<INodeExecutionData[]> {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -113,6 +115,6 @@ export async function execute(
 
 	const limit = resultLimit(this, itemIndex);
 	const simplify = requireBoolean(this, itemIndex, 'Simplify', this.getNodeParameter('simplify', itemIndex, false));
-	const files = await listAllFiles.call(this, query, { limit, pageSize: limit }, { itemIndex });
+	const files = await listAllFiles.call(this, query, { limit, pageSize: limit }, { policy });
 	return files.map((file) => ({ json: simplify ? simplifyFile(file) : withLeadingKeys(file) }));
 }

@@ -2,6 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { ApprovedUrl, FileRecord } from '../../../shared/api';
 import { createPreviewUrl, getFile, unexpectedResponse } from '../../../shared/api';
+import type { ItemPolicy } from '../../../shared/run';
 import { requireUuid } from '../../helpers/listParameters';
 
 /** The File locator and what several File operations look up with it. */
@@ -22,14 +23,15 @@ export function readFileId(context: IExecuteFunctions, itemIndex: number): strin
  */
 export async function fileWithPreviewUrl(
 	this: IExecuteFunctions,
-	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<{ fileId: string; file: FileRecord; signedUrl: ApprovedUrl }> {
+	const { itemIndex } = policy;
 	const fileId = readFileId(this, itemIndex);
-	const file = await getFile.call(this, fileId, { itemIndex });
+	const file = await getFile.call(this, fileId, { policy });
 	const s3Path = file.fileStoragePath;
 	if (typeof s3Path !== 'string' || s3Path === '') {
 		throw unexpectedResponse(this, `file ${String(file.fileId)} without a storage path`, file, itemIndex);
 	}
-	const signedUrl = await createPreviewUrl.call(this, s3Path, { itemIndex });
+	const signedUrl = await createPreviewUrl.call(this, s3Path, { policy });
 	return { fileId, file, signedUrl };
 }

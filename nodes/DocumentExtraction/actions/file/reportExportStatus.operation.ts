@@ -14,6 +14,7 @@ import { fileIdParameter } from '../../descriptions/common';
 import { requireTextList } from '../../helpers/listParameters';
 import { requireOneOf } from '../../helpers/validation';
 import { readFileId } from './records';
+import type { ItemPolicy } from '../../../shared/run';
 
 const EXPORT_STATUSES: readonly ExportStatus[] = ['completed', 'empty', 'error', 'exporting'];
 
@@ -70,6 +71,7 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<INodeExecutionData[]> {
 	const fileId = readFileId(this, itemIndex);
 	const rawStatus = this.getNodeParameter('status', itemIndex);
@@ -92,7 +94,7 @@ export async function execute(
 		'messages, one per line, or an array of texts',
 	);
 	if (messages.length > 0) body.integrationExportMessages = messages;
-	const answer = await reportExportStatus.call(this, fileId, body, { itemIndex });
+	const answer = await reportExportStatus.call(this, fileId, body, { policy });
 	const exportInfo = answer.exportInfo ?? {};
 	return [
 		{

@@ -12,6 +12,7 @@ import {
 } from '../../descriptions/common';
 import { simplifyFileType } from '../../helpers/fileTypes';
 import { requireBoolean } from '../../helpers/validation';
+import type { ItemPolicy } from '../../../shared/run';
 
 const SORT_FIELDS = [
 	{ name: 'Created At', value: 'createdAt' },
@@ -43,13 +44,14 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<INodeExecutionData[]> {
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const simplify = requireBoolean(this, itemIndex, 'Simplify', this.getNodeParameter('simplify', itemIndex, true));
-	const fileTypes = await listFileTypes.call(this, {
-		limit: resultLimit(this, itemIndex),
-		...sortChoice(this, itemIndex, options, SORT_FIELDS, 'ASC'),
-		itemIndex,
-	});
+	const fileTypes = await listFileTypes.call(
+		this,
+		{ limit: resultLimit(this, itemIndex), ...sortChoice(this, itemIndex, options, SORT_FIELDS, 'ASC') },
+		{ policy },
+	);
 	return fileTypes.map((fileType) => ({ json: simplify ? simplifyFileType(fileType) : fileType }));
 }

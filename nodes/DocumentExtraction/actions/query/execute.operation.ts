@@ -12,6 +12,7 @@ import { optionsCollection } from '../../../shared/requestOptions';
 import { DOCUMENTATION_URL, resultLimit, returnAllParameters } from '../../descriptions/common';
 import { requireIdList } from '../../helpers/listParameters';
 import { requireBoolean, requireJson, requireNumber, requireOneOf } from '../../helpers/validation';
+import type { ItemPolicy } from '../../../shared/run';
 
 /** The example configuration the editor starts with: it runs in any workspace. */
 const EXAMPLE_QUERY_CONFIG = `{
@@ -155,6 +156,7 @@ function queryErrorsFailure(this: IExecuteFunctions, errors: Violation[], itemIn
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<INodeExecutionData[]> {
 	const queryConfig = buildQueryConfig.call(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -181,7 +183,7 @@ export async function execute(
 		const answer = await executeQuery.call(
 			this,
 			{ queryConfig, options: { limit: requested, offset, ...(skipCache ? { skipCache: true } : {}) } },
-			{ itemIndex },
+			{ policy },
 		);
 		if (answer.errors.length && !ignoreQueryErrors) {
 			throw queryErrorsFailure.call(this, answer.errors, itemIndex);

@@ -12,6 +12,7 @@ import {
 import { forEachConcurrently } from '../../../../shared/concurrency';
 import type { BinarySource, RangeReader } from '../../../helpers/binary';
 import { STORAGE_LIMITS } from '../../../../shared/limits';
+import type { ItemPolicy } from '../../../../shared/run';
 import { waitClock } from '../../../../shared/run';
 import { trimTrailingStops } from '../../../../shared/text';
 import type { PlannedPart } from './partPlan';
@@ -41,7 +42,8 @@ interface MultipartRequest {
 	settings: MultipartSettings;
 	/** Names the file in messages, e.g. `"scan.pdf"`. */
 	fileLabel: string;
-	itemIndex: number;
+	/** The item's request policy (its item is named in errors). */
+	policy: ItemPolicy;
 }
 
 interface FedPart {
@@ -153,25 +155,26 @@ export async function multipartUpload(
 	this: IExecuteFunctions,
 	request: MultipartRequest,
 ): Promise<IDataObject> {
-	const { source, settings, itemIndex } = request;
+	const { source, settings, policy } = request;
+	const { itemIndex } = policy;
 	const body: MultipartUploadRequest = {
 		...request.body,
 		fileSize: source.fileSize / BYTES_PER_MB,
 		partSizeLimit: settings.partSizeMB,
 	};
 	const startedAt = waitClock.now();
-	const { initiation, replayed, partsValidUntil } = await initiateMultipartUpload.call(this, body, { itemIndex });
+	const { initiation, replayed, partsValidUntil } = await initiateMultipartUpload.call(this, body, { policy });
 	const info = withoutField(initiation, 'presignedUrls');
 	const multipartId = initiation.id;
 	const storageKey = initiation.key;
 	const uploadId = typeof initiation.uploadId === 'string' ? initiation.uploadId : multipartId;
 	const totalParts = Array.isArray(initiation.presignedUrls) ? initiation.presignedUrls.length : undefined;
-	if (await sentBefore.call(this, replayed, uploadId, itemIndex)) {
+	if (await sentBefore.call(this, replayed, uploadId, policy)) {
 		return { ...info, uploadId, totalParts };
 	}
 	const parts = planParts(this, initiation, source.fileSize, Math.ceil(settings.partSizeMB * BYTES_PER_MB), itemIndex);
 	// Every part URL is judged before the first byte is sent, so a bad one never leaves a half-sent upload.
-	const partUrls = await approvePartUrls.call(this, parts.map((part) => part.url), partsValidUntil, { itemIndex });
+	const partUrls = await approvePartUrls.call(this, parts.map((part) => part.url), partsValidUntil, { policy });
 
 	const reader = source.openRanges();
 	const feed = partFeed(reader, parts, settings.concurrency, source.binaryDataId !== undefined);
@@ -188,7 +191,7 @@ export async function multipartUpload(
 				let fed: FedPart | undefined;
 				try {
 					fed = await feed.take(index);
-					const result = await putPart.call(this, partUrls[index], { bytes: fed.bytes, size: part.size }, { label, itemIndex });
+					const result = await putPart.call(this, partUrls[index], { bytes: fed.bytes, size: part.size }, { label, policy });
 					if (!result.etag) {
 						throw new NodeOperationError(
 							this.getNode(),
@@ -229,7 +232,7 @@ export async function multipartUpload(
 			key: storageKey,
 			parts: parts.map((part, index) => ({ partNumber: part.partNumber, eTag: eTags[index] })),
 		},
-		{ itemIndex },
+		{ policy },
 	);
 	return { ...info, uploadId, totalParts: parts.length };
 }

@@ -2,6 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { UploadAnswer, UploadRequest } from '../../../../shared/api';
 import { putUploadFile, requestUpload } from '../../../../shared/api';
+import type { ItemPolicy } from '../../../../shared/run';
 import type { BinarySource } from '../../../helpers/binary';
 import { sentBefore } from './replay';
 
@@ -12,16 +13,16 @@ import { sentBefore } from './replay';
  */
 export async function singleUpload(
 	context: IExecuteFunctions,
-	itemIndex: number,
+	policy: ItemPolicy,
 	body: UploadRequest,
 	source: BinarySource,
 ): Promise<UploadAnswer> {
-	const { upload, uploadUrl, replayed } = await requestUpload.call(context, body, { itemIndex });
-	if (await sentBefore.call(context, replayed, upload.uploadId, itemIndex)) return upload;
+	const { upload, uploadUrl, replayed } = await requestUpload.call(context, body, { policy });
+	if (await sentBefore.call(context, replayed, upload.uploadId, policy)) return upload;
 	await putUploadFile.call(context, uploadUrl, source.open, {
 		contentType: body.fileType,
 		label: `file "${body.fileName}" (upload ID ${upload.uploadId})`,
-		itemIndex,
+		policy,
 	});
 	return upload;
 }

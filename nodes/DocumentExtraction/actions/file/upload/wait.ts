@@ -5,6 +5,7 @@ import type { UploadStatus } from '../../../../shared/api';
 import { getUploadStatus, isEndedByDeadline } from '../../../../shared/api';
 import type { UploadProgress } from '../../../helpers/uploadStatus';
 import { readUploadStatus } from '../../../helpers/uploadStatus';
+import type { ItemPolicy } from '../../../../shared/run';
 import { cancelledError, isCancelled, pause, waitClock } from '../../../../shared/run';
 import { trimTrailingStops } from '../../../../shared/text';
 
@@ -21,7 +22,8 @@ interface WaitOptions {
 	expectZip: boolean;
 	pollIntervalMs: number;
 	timeoutMs: number;
-	itemIndex: number;
+	/** The item's request policy (its item is named in errors). */
+	policy: ItemPolicy;
 }
 
 /** Errors of the wait carry the upload ID (error.context.uploadId) and say how to continue. */
@@ -32,7 +34,7 @@ function uploadedButUnfinished(
 	description: string,
 ): NodeOperationError {
 	const error = new NodeOperationError(context.getNode(), message, {
-		itemIndex: options.itemIndex,
+		itemIndex: options.policy.itemIndex,
 		description,
 	});
 	error.context.uploadId = options.uploadId;
@@ -59,7 +61,7 @@ export async function waitForUpload(
 		let status: UploadStatus;
 		try {
 			status = await getUploadStatus.call(this, options.uploadId, {
-				itemIndex: options.itemIndex,
+				policy: options.policy,
 				deadline: { at: deadline, note: `The Wait Timeout of ${timeoutText} is over` },
 			});
 		} catch (error) {
