@@ -14,6 +14,10 @@ export const WAIT_LIMITS = {
 	rateLimitJitterCapMs: 5_000,
 	/** After a 429's pause, requests held by the gate leave one by one, this far apart. */
 	rateLimitResumeSpacingMs: 100,
+	/** A key's 429 gate is forgotten this long after its pause (or its last held request) … */
+	rateGateForgetAfterMs: 10 * 60_000,
+	/** … and at most this many gates are kept, the oldest dropped first. */
+	rateGateMaxKept: 1000,
 	/** After a failure (5xx, network error, timeout): 0.5 s, 1 s, 2 s … up to this, equal jitter. */
 	failureBackoffBaseMs: 500,
 	failureBackoffCapMs: 8_000,
@@ -67,4 +71,100 @@ export const SPEED_LIMITS = {
 	defaultLowSpeedSeconds: 30,
 	minLowSpeedSeconds: 1,
 	maxLowSpeedSeconds: 3600,
+	/** The idle time and the low-speed limit are checked this often (the speed over Low Speed Time in these steps). */
+	checkIntervalMs: 1000,
+} as const;
+
+/** File > Upload: its options' defaults and ranges, and the fixed bounds of a multipart upload. */
+export const UPLOAD_LIMITS = {
+	/** Default of Multipart Threshold (MB): with Multipart Upload "Auto", larger files go in parts. */
+	defaultMultipartThresholdMb: 100,
+	/** Part Size (MB): what S3 multipart uploads accept (5 MB to 5 GB, the last part smaller). */
+	defaultPartSizeMb: 10,
+	minPartSizeMb: 5,
+	maxPartSizeMb: 5120,
+	/** Part Concurrency: parts sent at once; memory is (Part Concurrency + 1) x Part Size. */
+	defaultPartConcurrency: 4,
+	maxPartConcurrency: 32,
+	/** The most parts a multipart upload can have (S3's limit): a plan with more is refused. */
+	maxParts: 10_000,
+	/** Binary data is read from n8n's binary storage in pieces of this size. */
+	storageReadChunkBytes: 256 * 1024,
+	/** A folder name of a Destination Path: a directory name of the service. */
+	maxFolderNameLength: 255,
+} as const;
+
+/** Wait for Completion (Upload): its options' defaults and ranges, and its first and last checks. */
+export const PROCESSING_WAIT_LIMITS = {
+	/** Default of Wait Timeout (Seconds): the whole wait, status requests and their retries included. */
+	defaultWaitTimeoutSeconds: 300,
+	minWaitTimeoutSeconds: 1,
+	/** Poll Interval (Seconds): the longest pause between two status checks. */
+	defaultPollIntervalSeconds: 5,
+	minPollIntervalSeconds: 0.5,
+	/** The first status check comes after this (then the pause doubles up to the Poll Interval). */
+	firstStatusCheckMs: 1000,
+	/** The last status check of a wait gets at least this much of the Wait Timeout. */
+	lastStatusCheckMs: 1000,
+} as const;
+
+/** Items: Batching, Return All / Limit, Delete's batches. */
+export const ITEM_LIMITS = {
+	/** Items per Batch of a Batching option added but not filled in … */
+	defaultBatchSize: 8,
+	/** … and its Batch Interval (Ms): none. */
+	defaultBatchIntervalMs: 0,
+	/** Default of Limit (Return All off). */
+	defaultLimit: 50,
+	/** File IDs per DELETE /files request (the API recommends at most 100). */
+	deleteBatchSize: 100,
+} as const;
+
+/** Names and types a binary gets from what the service said (binaryFileName, binaryMimeType). */
+export const BINARY_LIMITS = {
+	/** A file name, in UTF-8 bytes: what common file systems accept. */
+	maxFileNameBytes: 255,
+	/** The longest extension kept whole when a name is cut ("." included). */
+	maxKeptExtensionLength: 16,
+	/** A MIME type longer than this is not used. */
+	maxMimeTypeLength: 255,
+} as const;
+
+/**
+ * Service text in messages and what is parsed of an answer: every piece is clipped, every walk
+ * bounded, so an answer cannot make a message long or its reading costly.
+ */
+export const TEXT_LIMITS = {
+	/** A problem's title, in characters. */
+	titleChars: 200,
+	/** A problem's detail (or message, or the summary of a text answer). */
+	detailChars: 500,
+	/** A problem's or a violation's code. */
+	codeChars: 60,
+	/** A request ID (problem, x-request-id, x-amzn-requestid). */
+	requestIdChars: 100,
+	/** Violations (problem errors[]) named in a message. */
+	violationsShown: 20,
+	/** A violation's field pointer or parameter name … */
+	violationFieldChars: 200,
+	/** … and its detail. */
+	violationDetailChars: 300,
+	/** The first line of a network error's cause. */
+	networkCauseChars: 300,
+	/** A storage (XML) error answer's Message … */
+	storageMessageChars: 300,
+	/** … and its Code. */
+	storageCodeChars: 100,
+	/** A text (HTML, plain) error answer, its markup removed. */
+	plainTextChars: 200,
+	/** An answer of an unexpected shape, shown in its error. */
+	unexpectedAnswerChars: 500,
+	/** A Retry-After header longer than this is ignored. */
+	retryAfterHeaderChars: 100,
+	/** An error code longer than this is not taken for a network code … */
+	networkCodeChars: 60,
+	/** … looked for this many causes deep. */
+	causeDepth: 5,
+	/** Redaction walks a value this many levels deep. */
+	redactionDepth: 20,
 } as const;

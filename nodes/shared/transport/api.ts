@@ -2,6 +2,7 @@ import type { IDataObject, IHttpRequestMethods, JsonObject } from 'n8n-workflow'
 import { NodeApiError } from 'n8n-workflow';
 
 import { API_PATH_PREFIX } from '../../../credentials/hosts';
+import { TEXT_LIMITS } from '../limits';
 import type { Deadline } from '../run/waitBudget';
 import { cancelledError, isCancelled } from '../run/cancel';
 import { connectionFor } from './connection';
@@ -244,7 +245,7 @@ export function unexpectedResponse(
 	itemIndex?: number,
 ): NodeApiError {
 	const secrets = secretsOf(context);
-	const shown = redact(JSON.stringify(body) ?? '', secrets).slice(0, 500);
+	const shown = redact(JSON.stringify(body) ?? '', secrets).slice(0, TEXT_LIMITS.unexpectedAnswerChars);
 	return new NodeApiError(context.getNode(), { unexpected: shown } as JsonObject, {
 		message: `The API answered ${what} in an unexpected shape`,
 		description: shown,

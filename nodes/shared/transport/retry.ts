@@ -6,7 +6,7 @@ import type { Deadline } from '../run/waitBudget';
 import { pause, throwIfCancelled } from '../run/cancel';
 import { waitClock } from '../run/clock';
 import type { ApiContext } from '../run/context';
-import { WAIT_LIMITS } from '../limits';
+import { TEXT_LIMITS, WAIT_LIMITS } from '../limits';
 import type { RateLimitGate } from './rateGate';
 
 /**
@@ -55,7 +55,7 @@ export function retryAfterMs(body: IDataObject | undefined, headers: IDataObject
 	}
 	const header = headers?.['retry-after'];
 	const text = Array.isArray(header) ? String(header[0]) : header === undefined || header === null ? '' : String(header);
-	if (text.trim() === '' || text.length > 100) return undefined;
+	if (text.trim() === '' || text.length > TEXT_LIMITS.retryAfterHeaderChars) return undefined;
 	const seconds = Number(text);
 	if (Number.isFinite(seconds)) return seconds * 1000;
 	const date = Date.parse(text);
@@ -114,14 +114,14 @@ const TRANSIENT_NETWORK_CODES = new Set([
 
 /** A network library's error code: capitals and underscores, E… / ERR_… / UND_ERR_… or a certificate code. */
 function isNetworkCode(code: string): boolean {
-	if (code.length > 60 || !/^[A-Z_]+$/.test(code)) return false;
+	if (code.length > TEXT_LIMITS.networkCodeChars || !/^[A-Z_]+$/.test(code)) return false;
 	return code.startsWith('E') || code.startsWith('UND_ERR_') || code.includes('CERT');
 }
 
 /** The low-level network error code inside an error thrown by n8n's HTTP helpers, if any. */
 export function networkErrorCode(error: unknown): string | undefined {
 	let current: unknown = error;
-	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+	for (let depth = 0; depth < TEXT_LIMITS.causeDepth && current && typeof current === 'object'; depth++) {
 		const code = (current as { code?: unknown }).code;
 		if (typeof code === 'string' && isNetworkCode(code)) return code;
 		current = (current as { cause?: unknown }).cause;
@@ -132,7 +132,7 @@ export function networkErrorCode(error: unknown): string | undefined {
 /** Whether any error in the cause chain has a network code worth a retry. */
 export function isTransientNetworkError(error: unknown): boolean {
 	let current: unknown = error;
-	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+	for (let depth = 0; depth < TEXT_LIMITS.causeDepth && current && typeof current === 'object'; depth++) {
 		const code = (current as { code?: unknown }).code;
 		if (typeof code === 'string' && TRANSIENT_NETWORK_CODES.has(code)) return true;
 		current = (current as { cause?: unknown }).cause;

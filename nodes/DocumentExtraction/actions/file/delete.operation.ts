@@ -10,13 +10,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { DeleteFilesAnswer } from '../../../shared/api';
 import { deleteFiles } from '../../../shared/api';
+import { ITEM_LIMITS } from '../../../shared/limits';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { requireIdList } from '../../helpers/listParameters';
 import { invalidParameter } from '../../helpers/validation';
 import type { ItemPolicy } from '../../../shared/run';
 
 /** The API's recommended maximum of files per DELETE /files request. */
-const DELETE_BATCH_SIZE = 100;
+const DELETE_BATCH_SIZE = ITEM_LIMITS.deleteBatchSize;
 
 const properties: INodeProperties[] = [
 	{

@@ -5,15 +5,14 @@ import type { UploadStatus } from '../../../../shared/api';
 import { getUploadStatus, isEndedByDeadline } from '../../../../shared/api';
 import type { UploadProgress } from '../../../helpers/uploadStatus';
 import { readUploadStatus } from '../../../helpers/uploadStatus';
+import { PROCESSING_WAIT_LIMITS } from '../../../../shared/limits';
 import type { ItemPolicy } from '../../../../shared/run';
 import { cancelledError, isCancelled, pause, waitClock } from '../../../../shared/run';
 import { trimTrailingStops } from '../../../../shared/text';
 
 /** Wait for Completion: asks for the status of an upload until processing ends or the Wait Timeout passes. */
 
-const FIRST_STATUS_CHECK_MS = 1000;
-/** The last status check of a wait gets at least this much of the Wait Timeout. */
-const LAST_STATUS_CHECK_MS = 1000;
+const { firstStatusCheckMs: FIRST_STATUS_CHECK_MS, lastStatusCheckMs: LAST_STATUS_CHECK_MS } = PROCESSING_WAIT_LIMITS;
 
 interface WaitOptions {
 	uploadId: string;
