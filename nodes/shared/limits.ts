@@ -52,7 +52,7 @@ export const ANSWER_LIMITS = {
 	downloadToleranceMinBytes: 4096,
 } as const;
 
-/** Presigned storage URLs (the API layer's storage.ts applies them). */
+/** Presigned storage URLs (the API layer's transfers.ts applies them). */
 export const STORAGE_LIMITS = {
 	/** A presigned upload URL works this long from the upload request (api-spec, Limits). */
 	uploadUrlLifetimeMs: 300 * 1000,

@@ -16,7 +16,7 @@
  *   fileTypes.ts  GET /file-type, PATCH /file-type/approve, PATCH /schemas
  *   workspace.ts  GET /subscription, GET /project/setting, POST /directories, GET /workflows/{workflowId}
  *   query.ts      POST /query/execute
- *   storage.ts    presigned storage: the upload's PUT, a part's PUT, a download (each URL approved once)
+ *   transfers.ts  presigned storage: the upload's PUT, a part's PUT, a download (each URL approved once)
  */
 export { ENDPOINTS, endpointName } from './endpoints';
 export type { IdForm, IdSource } from './ids';
@@ -33,8 +33,8 @@ export { approveFileType, listFileTypes, patchSchemaFields } from './fileTypes';
 export type { DirectoryRequest } from './workspace';
 export { createDirectory, getProjectSettings, getSubscription, getWorkflow } from './workspace';
 export { executeQuery } from './query';
-export type { PartUrl, UploadUrl } from './storage';
-export { approvePartUrls, downloadFile, putPart, putUploadFile } from './storage';
+export type { PartUrl, UploadUrl } from './transfers';
+export { approvePartUrls, downloadFile, putPart, putUploadFile } from './transfers';
 // What callers need of the request path below, so that they import from this layer only.
 export type { ApprovedUrl, PayloadSource, Violation } from '../transport';
 export { describeViolation, isEndedByDeadline, unexpectedResponse, withoutSecrets } from '../transport';

@@ -7,7 +7,7 @@ import { apiRequest, unexpectedResponse } from '../transport';
 import { ENDPOINTS, endpointName, pathTo, sendWrite } from './endpoints';
 import type { IdSource } from './ids';
 import { requireServiceId } from './ids';
-import type { UploadUrl } from './storage';
+import type { UploadUrl } from './transfers';
 import type { ApiCall, WriteCall } from './types';
 import { withoutField } from './types';
 
