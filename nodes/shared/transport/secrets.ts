@@ -1,5 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { TEXT_LIMITS } from '../limits';
+
 /**
  * Secrets and redaction: the API key and presigned URL signatures never appear in an error
  * message, a log line or an output item. Every text that leaves the node passes through here.
@@ -33,7 +35,7 @@ export function redact(text: string, secrets: Iterable<string> = []): string {
 
 /** redact() through every string (and object key) of a JSON-like value. */
 function redactDeep<T>(value: T, secrets: string[], depth = 0): T {
-	if (secrets.length === 0 || depth > 20) return value;
+	if (secrets.length === 0 || depth > TEXT_LIMITS.redactionDepth) return value;
 	if (typeof value === 'string') return redact(value, secrets) as T;
 	if (Array.isArray(value)) return value.map((entry) => redactDeep(entry, secrets, depth + 1)) as T;
 	if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { unexpectedResponse } from '../../../../shared/transport';
+import { unexpectedResponse } from '../../../../shared/api';
+import { UPLOAD_LIMITS } from '../../../../shared/limits';
 
 /**
  * The part plan of a multipart upload, as the service's initiation answer gives it, judged before
@@ -20,7 +21,7 @@ function asNumber(value: unknown): number | undefined {
 }
 
 /** S3's limit, and so the most parts a multipart upload can have. */
-const MAX_PARTS = 10_000;
+const MAX_PARTS = UPLOAD_LIMITS.maxParts;
 
 /** The service's part plan does not fit what was asked: nothing is sent, the upload is not started. */
 function refusedPlan(context: IExecuteFunctions, itemIndex: number, why: string): NodeApiError {
