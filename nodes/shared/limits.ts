@@ -108,6 +108,32 @@ export const PROCESSING_WAIT_LIMITS = {
 	lastStatusCheckMs: 1000,
 } as const;
 
+/**
+ * Wait for Completion "When the Service Calls Back" (Upload): what one callback may cost, and what
+ * an n8n process remembers of the executions that wait (the uploads themselves are in the
+ * execution, bounded by its items).
+ */
+export const CALLBACK_WAIT_LIMITS = {
+	/** Waiting executions whose confirmed uploads one n8n process remembers; the oldest is forgotten first (then checked again at its next callback). */
+	maxTrackedExecutions: 1000,
+	/** A callback's check of its upload: the time of one API attempt … */
+	verifyRequestTimeoutMs: 10_000,
+	/** … and of its retries, so that the service, which waits 30 s, is answered in time. */
+	verifyMaxRetryWaitMs: 10_000,
+	/** After the API called an upload unfinished, a callback for it within this time is not checked again (answered 429). */
+	verifySpacingMs: 2_000,
+	/** Retry-After (seconds) of a callback answered 409 or 429: when the service should try again. */
+	retryAfterSeconds: 5,
+	/** Status requests at the same time: before the execution waits, a process's first look at a waiting execution, the results. */
+	statusConcurrency: 4,
+	/** When at most this many uploads are unconfirmed after a final callback, each is asked for (another process may have taken their callbacks) … */
+	tailRecheckUploads: 8,
+	/** … unless this process asked for it within this time. */
+	tailRecheckSpacingMs: 5_000,
+	/** Characters read of each field of a callback's body (status, step, uploadId). */
+	bodyFieldChars: 100,
+} as const;
+
 /** Items: Batching, Return All / Limit, Delete's batches. */
 export const ITEM_LIMITS = {
 	/** Items per Batch of a Batching option added but not filled in … */

@@ -1,7 +1,7 @@
-import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-/** Every n8n context from which the transport may be called. */
-export type ApiContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+/** Every n8n context from which the transport may be called (a webhook: the callback that resumes a waiting Upload). */
+export type ApiContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions | IWebhookFunctions;
 
 /** The execution's cancel signal, where the context has one (polls and editor lookups have none). */
 export function cancelSignalOf(context: ApiContext): AbortSignal | undefined {

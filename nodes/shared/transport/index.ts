@@ -38,3 +38,4 @@ export type {
 } from './storage';
 export { approveStorageUrl, downloadFromStorage, putToStorage } from './storage';
 export type { ReturnedUrlRole } from './returnedUrls';
+export { apiKeyDigest, approvedApiBase } from './connection';
