@@ -8,7 +8,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import { invoiceText, receiptText } from '../documents';
-import { EMULATOR_CREDENTIAL_ID, EMULATOR_CREDENTIAL_NAME, NODE_TYPE, type WorkflowJson } from './n8n-stack';
+import type { Emulator } from '../emulator';
+import type { N8nInstance } from './n8n-launcher';
+import { EMULATOR_CREDENTIAL_ID, EMULATOR_CREDENTIAL_NAME, NODE_TYPE, listExecutions, type ExecutionRecord, type WorkflowJson } from './n8n-stack';
 
 const CREDENTIALS = { documentExtractionApi: { id: EMULATOR_CREDENTIAL_ID, name: EMULATOR_CREDENTIAL_NAME } };
 
@@ -118,4 +120,38 @@ export async function postToWebhook(n8nUrl: string, webhookPath: string, body: {
 		if (response.status !== 404 || attempt > 60) return response.status;
 		await new Promise((resolve) => setTimeout(resolve, 1000));
 	}
+}
+
+/** Polls `probe` every half second until it gives a value; fails naming `what` after `timeoutMs`. */
+async function poll<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await probe();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+}
+
+/** Starts an execution through a workflow's production webhook; resolves with its id once n8n lists it (ids in `seen` are not new). */
+export async function executionFromWebhook(n8n: N8nInstance, workflowId: string, webhookPath: string, seen: ReadonlySet<string> = new Set()): Promise<string> {
+	const before = new Set([...seen, ...(await listExecutions(n8n, workflowId)).map((execution) => execution.id)]);
+	const status = await postToWebhook(n8n.url, webhookPath);
+	if (status !== 200) throw new Error(`POST /webhook/${webhookPath} answered ${status}`);
+	return await poll(`a new execution of ${workflowId}`, async () => (await listExecutions(n8n, workflowId)).find((execution) => !before.has(execution.id))?.id, 60_000);
+}
+
+/** An execution as the public API lists it (with its waitTill while it waits). */
+export async function executionRecord(n8n: N8nInstance, executionId: string): Promise<ExecutionRecord & { waitTill?: string | null }> {
+	return await n8n.publicApi<ExecutionRecord & { waitTill?: string | null }>(`/executions/${executionId}`);
+}
+
+/** Resolves once n8n lists the execution as waiting. */
+export async function untilWaiting(n8n: N8nInstance, executionId: string, timeoutMs = 120_000): Promise<void> {
+	await poll(`execution ${executionId} to wait`, async () => ((await executionRecord(n8n, executionId)).status === 'waiting' ? true : undefined), timeoutMs);
+}
+
+/** The callback URLs the emulator holds for the uploads of one execution. */
+export function callbackUrlsOfExecution(emulator: Emulator, executionId: string): string[] {
+	return [...emulator.state.uploads.values()].map((upload) => upload.params.callbackURL ?? '').filter((url) => url.includes(`/webhook-waiting/${executionId}/`));
 }

@@ -17,10 +17,19 @@ import * as path from 'node:path';
 import { Writable } from 'node:stream';
 
 import { startEmulator, type Emulator } from '../../dev/emulator';
-import { CALLBACK_UPLOAD_NODE, PICK_UP_NODE, callbackUploadWorkflow, postToWebhook, writeCallbackDocuments } from '../../dev/n8n/callback-workflows';
+import {
+	CALLBACK_UPLOAD_NODE,
+	PICK_UP_NODE,
+	callbackUploadWorkflow,
+	callbackUrlsOfExecution,
+	executionFromWebhook,
+	executionRecord,
+	untilWaiting,
+	writeCallbackDocuments,
+} from '../../dev/n8n/callback-workflows';
 import { n8nCli } from '../../dev/n8n/n8n-cli';
 import { startN8n, type N8nInstance } from '../../dev/n8n/n8n-launcher';
-import { executionOutput, importCredentialsAndWorkflows, listExecutions, prepareUserFolder, waitForExecution, type ExecutionRecord, type PreparedFolder } from '../../dev/n8n/n8n-stack';
+import { executionOutput, importCredentialsAndWorkflows, prepareUserFolder, waitForExecution, type PreparedFolder } from '../../dev/n8n/n8n-stack';
 import { e2eN8nVersion, e2eRuntime, versionEnv, waitFor } from './helpers';
 
 const FULL = process.env.CALLBACK_WAIT_FULL === '1';
@@ -30,10 +39,6 @@ const SMOKE = { id: 'dexCallbackSmoke', path: 'dex-callback-smoke', webhookId: '
 const TIMEOUT = { id: 'dexCallbackTmout', path: 'dex-callback-timeout', webhookId: '1c7b2f4e-7a0c-4a57-9a6e-11b0c0a1e002' };
 const NONE = { id: 'dexCallbackNone1', path: 'dex-callback-none', webhookId: '1c7b2f4e-7a0c-4a57-9a6e-11b0c0a1e003' };
 const MANY = { id: 'dexCallbackMany1', path: 'dex-callback-many', webhookId: '1c7b2f4e-7a0c-4a57-9a6e-11b0c0a1e004' };
-
-interface PublicExecution extends ExecutionRecord {
-	waitTill?: string | null;
-}
 
 /** n8n's output with a time on each of its lines, to measure the wait tracker's ticks. */
 function trackerClock(ticks: number[]): Writable {
@@ -93,16 +98,9 @@ export function describeCallbackWaitInRealN8n(): void {
 			emulator.setProcessingDelay(4000);
 		});
 
-		/** Starts an execution through the workflow's webhook; resolves with its id once n8n lists it. */
-		const startExecution = async (workflowId: string, webhookPath: string, seen: Set<string> = new Set()): Promise<string> => {
-			const before = new Set([...seen, ...(await listExecutions(n8n, workflowId)).map((execution) => execution.id)]);
-			expect(await postToWebhook(n8n.url, webhookPath)).toBe(200);
-			return await waitFor(`a new execution of ${workflowId}`, async () => (await listExecutions(n8n, workflowId)).find((execution) => !before.has(execution.id))?.id, 60_000);
-		};
-		const statusOf = async (executionId: string) => (await n8n.publicApi<PublicExecution>(`/executions/${executionId}`)).status;
-		const waiting = async (executionId: string) => await waitFor(`execution ${executionId} to wait`, async () => ((await statusOf(executionId)) === 'waiting' ? true : undefined), 120_000);
-		const callbackUrlsOf = (executionId: string) =>
-			[...emulator.state.uploads.values()].map((upload) => upload.params.callbackURL ?? '').filter((url) => url.includes(`/webhook-waiting/${executionId}/`));
+		const startExecution = async (workflowId: string, webhookPath: string, seen: Set<string> = new Set()) => await executionFromWebhook(n8n, workflowId, webhookPath, seen);
+		const waiting = async (executionId: string) => await untilWaiting(n8n, executionId);
+		const callbackUrlsOf = (executionId: string) => callbackUrlsOfExecution(emulator, executionId);
 		/**
 		 * Callbacks whose last answer was a 5xx: none. The node itself never answers 5xx (the engine
 		 * tests check every answer); n8n 2.41 may answer one itself, before the node runs, to a call
@@ -172,7 +170,7 @@ export function describeCallbackWaitInRealN8n(): void {
 			emulator.setProcessingDelay(300);
 			const executionId = await startExecution(TIMEOUT.id, TIMEOUT.path);
 			await waiting(executionId);
-			const waitTill = Date.parse(String((await n8n.publicApi<PublicExecution>(`/executions/${executionId}`)).waitTill));
+			const waitTill = Date.parse(String((await executionRecord(n8n, executionId)).waitTill));
 
 			const execution = await waitForExecution(n8n, executionId, 180_000);
 
