@@ -10,7 +10,7 @@ import { withRunScope } from '../shared/run';
 import { triggerProperties } from './description';
 import { getFileClasses } from './methods';
 import { pollDocuments } from './poll';
-import { credentialTest } from '../../credentials/credentialTest';
+import { credentialTest } from '../shared/credentialTest';
 
 export class DocumentExtractionTrigger implements INodeType {
 	description: INodeTypeDescription = {

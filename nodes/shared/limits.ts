@@ -33,6 +33,8 @@ export const WAIT_LIMITS = {
 	minRequestTimeoutSeconds: 1,
 	/** A retry is not started with less time than this left (it could not finish). */
 	minAttemptMs: 250,
+	/** The credential test waits this long for the API's answer (a person is waiting in the dialog). */
+	credentialTestTimeoutMs: 30_000,
 } as const;
 
 export const ANSWER_LIMITS = {
