@@ -59,6 +59,17 @@ export const SPEED_LIMITS = {
 	maxLowSpeedSeconds: 3600,
 } as const;
 
+/**
+ * Simplify's output (nodes/shared/output/simplify.ts). A value nested deeper than this below the
+ * item is not rendered but reported (JSON.stringify, which n8n uses to store and show run data,
+ * overflows the stack at a few thousand levels); at most this many notes say which and why, then
+ * a count. Fixed: no real form nests more than a handful of levels.
+ */
+export const OUTPUT_LIMITS = {
+	maxSimplifiedDepth: 100,
+	maxSimplifyNotes: 20,
+} as const;
+
 /** Names of the options (inside each operation's Options collection) that set the bounds. */
 export const MAX_WAIT_PARAMETER = 'options.maxRateLimitWait';
 export const REQUEST_TIMEOUT_PARAMETER = 'options.requestTimeout';
