@@ -1,6 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { OUTPUT_LIMITS } from '../limits';
+import type { SimplifyMeter } from './uniqueNames';
+import { uniqueNames } from './uniqueNames';
 
 /**
  * Simplify of extracted values: a form's fields become `{ field title: value }` and a table
@@ -20,10 +22,7 @@ export const SIMPLIFY_NOTES_KEY = 'simplifyNotes';
 /** What stands where a value was not rendered; the notes say why. */
 export const NOT_SHOWN_MARKER = `[not shown by Simplify: see ${SIMPLIFY_NOTES_KEY}]`;
 
-/** Counts the work done (jobs, entries scanned, names tried): tests use it to prove it linear. */
-export interface SimplifyMeter {
-	steps: number;
-}
+export type { SimplifyMeter };
 
 interface ExtractedField {
 	title?: unknown;
@@ -77,38 +76,6 @@ function placeText(place: Place): string {
 	return shown.join(' › ');
 }
 
-/**
- * Names for `titles`, in order. The first field with a title is named by it; a repeat gets
- * "title (n)", the smallest n from 2 that is neither the title of a field of the list, a name
- * already given nor one of `reserved`. One pass: each title remembers its next suffix, and a probe
- * can only fail on a field titled exactly that ("x (2)"), once per such field, so at most two names
- * are tried per field however often a title repeats (probing from 2 for each repeat, 20,000 fields
- * titled "x" took 25.6 s on the event loop; now 9 ms). `meter` counts the names tried.
- * Sets, not `in`, so titles such as "constructor" or "toString" are names like any other.
- */
-export function uniqueNames(titles: readonly string[], reserved: readonly string[] = [], meter?: SimplifyMeter): string[] {
-	const titled = new Set(titles);
-	const given = new Set<string>(reserved);
-	const nextSuffix = new Map<string, number>();
-	return titles.map((title) => {
-		if (meter) meter.steps++;
-		if (!given.has(title)) {
-			given.add(title);
-			return title;
-		}
-		let suffix = nextSuffix.get(title) ?? 2;
-		let name = `${title} (${suffix})`;
-		while (titled.has(name) || given.has(name)) {
-			if (meter) meter.steps++;
-			suffix += 1;
-			name = `${title} (${suffix})`;
-		}
-		nextSuffix.set(title, suffix + 1);
-		given.add(name);
-		return name;
-	});
-}
-
 /** One value to render into `into[key]`, `depth` levels below the item. */
 interface Job {
 	/** `fields`: a list of fields → an object; `value`: a field's value; `row`: a table row; `copy`: as sent. */
@@ -157,7 +124,11 @@ class Renderer {
 		}
 	}
 
-	/** A list of fields as `{ name: value }`; an entry that is not a field record is reported. */
+	/**
+	 * A list of fields as `{ name: value }`; an entry that is not a field record (not an object, or
+	 * one without title, value or items) is reported. A field's other keys (type, description, …)
+	 * describe it: Simplify leaves them out by design.
+	 */
 	private fields(job: Job, reserved: readonly string[] = []): void {
 		const object: IDataObject = {};
 		put(job.into, job.key, object);
@@ -166,8 +137,8 @@ class Renderer {
 		const titles: string[] = [];
 		entries.forEach((entry, index) => {
 			if (this.meter) this.meter.steps++;
-			if (!isRecord(entry)) {
-				const kind = entry === null ? 'null' : Array.isArray(entry) ? 'a list' : `a ${typeof entry}`;
+			if (!isRecord(entry) || !('title' in entry || 'value' in entry || 'items' in entry)) {
+				const kind = entry === null ? 'null' : Array.isArray(entry) ? 'a list' : isRecord(entry) ? 'a record without title, value or items' : `a ${typeof entry}`;
 				this.note({ parent: job.place, segment: `field ${index + 1}` }, `is ${kind}, not a field record, so it has no title to show it under`);
 				return;
 			}
@@ -202,15 +173,49 @@ class Renderer {
 		const next = { into: job.into, key: job.key, depth: job.depth, place: job.place };
 		if (Array.isArray(value)) return this.rows(value, next);
 		if (value !== null && value !== undefined) return this.push({ kind: 'copy', input: value, ...next });
-		if (!Array.isArray(items) || items.length === 0) return put(job.into, job.key, null);
+		if (items === null || items === undefined || (Array.isArray(items) && items.length === 0)) return put(job.into, job.key, null);
+		if (!Array.isArray(items)) return this.push({ kind: 'copy', input: items, ...next });
 		if (this.meter) this.meter.steps += items.length;
 		if (items.every((row) => Array.isArray(row))) return this.rows(items, next);
 		if (items.every(isField)) {
 			// Column definitions carry no value: the field is empty. Fields with values are a record.
-			if (items.some((item) => item.value !== null && item.value !== undefined)) return this.push({ kind: 'fields', input: items, ...next });
-			return put(job.into, job.key, null);
+			if (items.every((item) => this.carriesNoValue(item))) return put(job.into, job.key, null);
+			return this.push({ kind: 'fields', input: items, ...next });
 		}
 		this.push({ kind: 'copy', input: items, ...next });
+	}
+
+	/** Fields judged by carriesNoValue, each once, so nested definitions cost linear time. */
+	private readonly valueless = new WeakMap<object, boolean>();
+
+	/**
+	 * Whether a field is a column definition: no value, and its items, if any, fields that carry
+	 * none either (a nested table's columns). Iterative, and each field is judged once.
+	 */
+	private carriesNoValue(field: ExtractedField): boolean {
+		const stack: Array<{ field: ExtractedField; opened: boolean }> = [{ field, opened: false }];
+		while (stack.length > 0) {
+			const top = stack[stack.length - 1];
+			const { value, items } = top.field;
+			const noItems = items === null || items === undefined || (Array.isArray(items) && items.length === 0);
+			if (this.meter) this.meter.steps++;
+			if (this.valueless.has(top.field)) {
+				stack.pop();
+			} else if ((value !== null && value !== undefined) || (!noItems && !isFieldList(items))) {
+				this.valueless.set(top.field, false);
+				stack.pop();
+			} else if (noItems) {
+				this.valueless.set(top.field, true);
+				stack.pop();
+			} else if (!top.opened) {
+				top.opened = true;
+				for (const item of items as ExtractedField[]) if (!this.valueless.has(item)) stack.push({ field: item, opened: false });
+			} else {
+				this.valueless.set(top.field, (items as ExtractedField[]).every((item) => this.valueless.get(item) === true));
+				stack.pop();
+			}
+		}
+		return this.valueless.get(field) === true;
 	}
 
 	private rows(rows: unknown[], at: Omit<Job, 'kind' | 'input'>): void {
