@@ -48,6 +48,8 @@ const tagged = plainValues(taggedText, fc.oneof(oddKey, fc.constant(TAG)));
  * a tag there would be dropped on purpose.
  */
 const taggedNotAField = plainValues(taggedText, fc.oneof(oddKey, fc.constant(TAG)).filter((key) => !['title', 'value', 'items'].includes(key)));
+/** A record value: kept as sent whatever its keys, so any key may stand in it, "title" included. */
+const taggedRecord = fc.array(fc.tuple(fc.oneof(oddKey, fc.constant(TAG)), tagged), { maxLength: 4 }).map((entries) => Object.fromEntries(entries));
 const untagged = plainValues(fc.string({ maxLength: 8 }), oddKey);
 
 /** Values past the depth limit (100): lists or objects, 95 to `maxDepth` deep. */
@@ -95,7 +97,8 @@ export function fieldArbitraries(maxDeep: number): fc.Arbitrary<unknown> {
 	const { field } = fc.letrec<FieldArbitraries>((tie) => {
 		const rows = fc.array(tie('row'), { maxLength: 4 });
 		const givenValue = fc.oneof(
-			{ weight: 6, arbitrary: tagged },
+			{ weight: 4, arbitrary: taggedNotAField },
+			{ weight: 2, arbitrary: taggedRecord },
 			{ weight: 3, arbitrary: rows },
 			{ weight: 1, arbitrary: deepValue(maxDeep) },
 			{ weight: 1, arbitrary: wideValue },
@@ -105,7 +108,7 @@ export function fieldArbitraries(maxDeep: number): fc.Arbitrary<unknown> {
 			columns,
 			fc.array(fc.array(tie('field'), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }),
 			tie('fields'),
-			tagged,
+			taggedNotAField,
 		);
 		return {
 			field: fc.oneof(
@@ -116,10 +119,10 @@ export function fieldArbitraries(maxDeep: number): fc.Arbitrary<unknown> {
 			fields: fc.array(tie('field'), { minLength: 1, maxLength: 3 }),
 			row: fc.oneof(
 				{ depthSize: 'small', withCrossShrink: true },
-				tagged,
+				taggedNotAField,
 				tie('fields'),
 				tie('fields').map((fields) => ({ fields })),
-				fc.tuple(tie('fields'), tagged).map(([fields, extra]) => ({ fields, extra })),
+				fc.tuple(tie('fields'), taggedNotAField).map(([fields, extra]) => ({ fields, extra })),
 				fc.array(fc.oneof(tie('field'), taggedNotAField), { minLength: 1, maxLength: 3 }),
 			),
 		};
@@ -162,7 +165,7 @@ export function formRecord(maxDeep = 3_000): fc.Arbitrary<unknown> {
 		.oneof(
 			{ weight: 20, arbitrary: fc.array(entry, { maxLength: 6 }).map((fields) => ({ id: 'form', fileId: 'file', fields })) },
 			{ weight: 2, arbitrary: wideForm },
-			{ weight: 1, arbitrary: fc.oneof(fc.constant(null), tagged, tagged.map((fields) => ({ id: 'form', fields }))) },
+			{ weight: 1, arbitrary: fc.oneof(fc.constant(null), taggedNotAField, taggedNotAField.map((fields) => ({ id: 'form', fields }))) },
 		)
 		.map(printable);
 }

@@ -49,4 +49,11 @@ describe('Simplify: counterexamples found by the properties', () => {
 			Mixed: [1, { title: 'A', value: 2 }],
 		});
 	});
+
+	it('a form record without a list of fields, carrying other keys ({ "§v": "§v" }), is reported (found by a 5,000-run fuzz; it gave {})', () => {
+		expect(simplified({ '§v': '§v' })).toEqual({
+			simplifyNotes: ['values › fields: missing: the form record has no list of fields. Turn off Simplify to get the raw form values (formValues).'],
+		});
+		expect(simplified({ id: 'form', fields: 'text' }).simplifyNotes).toEqual([expect.stringMatching(/^values › fields: is not a list of fields\./)]);
+	});
 });

@@ -276,8 +276,8 @@ export function simplifyFormValue(formValue: unknown, meter?: SimplifyMeter): ID
 	const root: IDataObject = {};
 	let simplified: IDataObject = {};
 	if (Array.isArray(fields)) simplified = renderer.form(fields, root);
-	else if (!isRecord(formValue)) renderer.note({ segment: 'values' }, 'the form record is not an object, so it has no fields');
-	else if (fields !== undefined && fields !== null) renderer.note({ segment: 'fields' }, 'is not a list of fields');
+	else if (!isRecord(formValue)) renderer.note({ segment: 'values' }, 'the form record is not an object, so it has no list of fields');
+	else renderer.note({ parent: { segment: 'values' }, segment: 'fields' }, fields === undefined || fields === null ? 'missing: the form record has no list of fields' : 'is not a list of fields');
 	const notes = renderer.allNotes();
 	return notes.length ? (Object.fromEntries([[SIMPLIFY_NOTES_KEY, notes], ...Object.entries(simplified)]) as IDataObject) : simplified;
 }
