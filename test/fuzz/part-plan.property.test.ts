@@ -54,6 +54,16 @@ describe('The multipart part plan on generated answers (property)', () => {
 		const answer: IDataObject = { id: 'mpu-1', key: 'k', partSize: 1.5, presignedUrls: [{ partNumber: 1, presignedUrl: 'https://storage.example.com/secret-signature' }] };
 		const { error } = judge({ fileSize: 3, maxPartBytes: 3, answer, verdict: 'broken', mutations: [], ranges: [] });
 		expect((error as NodeApiError).description).toContain('"partSize":1.5');
+		expect((error as NodeApiError).description).toContain('"presignedUrls":"1 parts"');
 		expect(JSON.stringify(error)).not.toContain('secret-signature');
+	});
+
+	it('an answer with a field nested 100,000 levels deep is still refused with the clear error (its description names the field only)', () => {
+		let deep: unknown = 'bottom';
+		for (let level = 0; level < 100_000; level++) deep = [deep];
+		const answer: IDataObject = { id: 'mpu-1', key: 'k', extra: deep as IDataObject, presignedUrls: [null] };
+		const { error } = judge({ fileSize: 3, maxPartBytes: 3, answer, verdict: 'broken', mutations: [], ranges: [] });
+		expect((error as Error).message).toMatch(/unexpected part plan: a part is null/);
+		expect((error as NodeApiError).description).toContain('"extra":"a list"');
 	});
 });

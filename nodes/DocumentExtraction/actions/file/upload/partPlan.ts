@@ -27,12 +27,26 @@ function shownValue(value: unknown): string {
 }
 
 /**
+ * The answer's top level as the error shows it: text and numbers as sent, the parts counted (their
+ * URLs are bearer secrets), other lists and objects named only, so that an answer of any depth
+ * is shown in bounded work.
+ */
+function answerSummary(answer: IDataObject): IDataObject {
+	return Object.fromEntries(
+		Object.entries(answer).map(([key, value]) => {
+			if (key === 'presignedUrls') return [key, Array.isArray(value) ? `${value.length} parts` : shownValue(value)];
+			return [key, value !== null && typeof value === 'object' ? shownValue(value) : value];
+		}),
+	) as IDataObject;
+}
+
+/**
  * The service's part plan is not one the node can send: nothing is sent, the upload is not started.
- * The answer (without its URLs, redacted) is in the error's description.
+ * The answer's top level (redacted, without its URLs) is in the error's description.
  */
 function refusedPlan(context: IExecuteFunctions, itemIndex: number, why: string, answer: IDataObject): NodeApiError {
 	const message = `The API answered the multipart upload request with an unexpected part plan: ${why}. It was refused before any part was sent, so no document was created. Part buffers are sized by the Part Size you chose, never by the service's answer. Run the node again; if it keeps happening, lower "Part Size (MB)" or report it to the service.`;
-	const error = unexpectedResponse(context, 'the multipart upload request', { ...answer, presignedUrls: undefined }, itemIndex);
+	const error = unexpectedResponse(context, 'the multipart upload request', answerSummary(answer), itemIndex);
 	error.message = message;
 	return error;
 }
