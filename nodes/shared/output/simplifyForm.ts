@@ -66,7 +66,8 @@ const SHOWN_SEGMENTS = 3;
 function placeText(place: Place): string {
 	const segments: string[] = [];
 	let count = 0;
-	// The first SHOWN_SEGMENTS from the leaf, then the root's: the walk is bounded by the depth limit.
+	// A place is never deeper than the depth limit allows (a deeper value is reported, not entered),
+	// and only the first maxSimplifyNotes notes are written out: this walk costs no more than that.
 	for (let at: Place | undefined = place; at; at = at.parent) {
 		count++;
 		segments.push(at.segment.length > SEGMENT_CHARS ? `${at.segment.slice(0, SEGMENT_CHARS - 1)}…` : at.segment);
