@@ -9,7 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { SimplifyMeter } from '../../nodes/shared/output/simplify';
 import { simplifyFormValue, uniqueNames } from '../../nodes/shared/output/simplify';
-import { byId, seedFile } from './file-operations-support';
+import { answerValuesFields, byId, seedFile } from './file-operations-support';
 import { runOperation } from './run-operation';
 import { useEmulator } from './support';
 
@@ -21,22 +21,9 @@ interface AnsweredField {
 	value: unknown;
 }
 
-/** The next values answer holds exactly `fields` (in its one form record). */
-function answerFields(fields: AnsweredField[]): void {
-	emulator.faults.editAnswerNext({
-		method: 'GET',
-		path: /\/values$/,
-		edit: (body) => {
-			const answer = body as { values: { formValues: Array<{ fields: unknown[] }> } };
-			answer.values.formValues[0].fields = fields;
-			return answer;
-		},
-	});
-}
-
 async function simplifiedValues(fields: AnsweredField[]): Promise<IDataObject> {
 	const file = await seedFile(emulator);
-	answerFields(fields);
+	answerValuesFields(emulator, fields);
 	const { items, error } = await runOperation(emulator, 'file', 'getValues', { fileId: byId(file.fileId), simplify: true });
 	expect(error).toBeUndefined();
 	expect(items).toHaveLength(1);

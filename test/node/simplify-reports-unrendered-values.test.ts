@@ -7,7 +7,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { byId, seedFile } from './file-operations-support';
+import { answerValuesFields, byId, seedFile } from './file-operations-support';
 import { runOperation } from './run-operation';
 import { useEmulator } from './support';
 
@@ -16,22 +16,9 @@ const emulator = useEmulator();
 /** The limit of nodes/shared/output (OUTPUT_LIMITS.maxSimplifiedDepth), restated: the docs give it. */
 const MAX_DEPTH = 100;
 
-/** The next values answer holds exactly `fields` (in its one form record). */
-function answerFields(fields: unknown[]): void {
-	emulator.faults.editAnswerNext({
-		method: 'GET',
-		path: /\/values$/,
-		edit: (body) => {
-			const answer = body as { values: { formValues: Array<{ fields: unknown[] }> } };
-			answer.values.formValues[0].fields = fields;
-			return answer;
-		},
-	});
-}
-
 async function getValues(fields: unknown[], simplify = true) {
 	const file = await seedFile(emulator);
-	answerFields(fields);
+	answerValuesFields(emulator, fields);
 	return await runOperation(emulator, 'file', 'getValues', { fileId: byId(file.fileId), simplify });
 }
 
