@@ -110,6 +110,18 @@ export const PROCESSING_WAIT_LIMITS = {
 	lastStatusCheckMs: 1000,
 } as const;
 
+/**
+ * Simplify's output (nodes/shared/output/simplify.ts). A value nested deeper than this below the
+ * item is not rendered but reported (JSON.stringify, which n8n uses to store and show run data,
+ * overflows the stack at a few thousand levels); at most this many notes say which and why, then
+ * a count. Fixed: no real form nests more than a handful of levels.
+ */
+export const OUTPUT_LIMITS = {
+	maxSimplifiedDepth: 100,
+	maxSimplifyNotes: 20,
+} as const;
+
+
 /** Items: Batching, Return All / Limit, Delete's batches. */
 export const ITEM_LIMITS = {
 	/** Items per Batch of a Batching option added but not filled in … */

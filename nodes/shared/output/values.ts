@@ -18,6 +18,6 @@ export async function valuesField(
 ): Promise<IDataObject> {
 	const forms = await getFormValues.call(this, fileId, { policy, idSource });
 	if (!simplify) return { formValues: forms };
-	const simplified = forms.map(simplifyFormValue);
+	const simplified = forms.map((form) => simplifyFormValue(form));
 	return { values: simplified.length === 1 ? simplified[0] : simplified };
 }
