@@ -8,7 +8,7 @@ import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-wo
 
 import type { HostCredentialFields } from './hosts';
 import { BaseUrlError, resolveApiBase } from './hosts';
-import { isUnderBaseUrl, requestTarget } from './urlPolicy';
+import { outsideBaseUrl, parseUrl, requestUrlText, urlTextAmbiguity } from './urlPolicy';
 
 /**
  * Agent options that change nothing about where a connection goes or whose certificate it
@@ -148,12 +148,21 @@ export async function authorizeApiRequest(
 			`Refused to send the Document Extraction API key: the request gives its URL or base URL as something other than text. The credential's API host is ${base.url}.`,
 		);
 	}
-	const url = isSet(rawUrl) ? String(rawUrl) : '';
-	const target = requestTarget(url, isSet(rawBase) ? String(rawBase) : undefined);
-	if (!target || !isUnderBaseUrl(target, base)) {
+	const text = requestUrlText(isSet(rawUrl) ? String(rawUrl) : '', isSet(rawBase) ? String(rawBase) : undefined);
+	const target = parseUrl(text);
+	// Judged on the parsed URL; a text that the parser reads otherwise than it looks is refused too.
+	const outside = target ? outsideBaseUrl(target, base) : 'an invalid URL';
+	if (!target || outside === 'another host' || outside === 'an invalid URL') {
 		const where = target ? `${target.protocol}//${target.host}` : 'an invalid URL';
 		throw new BaseUrlError(
 			`Refused to send the Document Extraction API key to ${where}: the credential's API host is ${base.url}.`,
+		);
+	}
+	const textAmbiguity = urlTextAmbiguity(text);
+	const why = textAmbiguity ? `a URL that says another path than it goes to: it holds ${textAmbiguity}` : outside;
+	if (why) {
+		throw new BaseUrlError(
+			`Refused to send the Document Extraction API key to ${target.protocol}//${target.host}: the request has ${why}. The credential sends its key only under ${base.url}, on a path every proxy and server reads the same way (nothing was sent).`,
 		);
 	}
 	const problems = lendingProblems(requestOptions);
