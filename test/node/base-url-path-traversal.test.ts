@@ -8,7 +8,7 @@
  */
 import * as path from 'node:path';
 
-import type { IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { authorizeApiRequest } from '../../credentials/apiKeyAttachment';
 import { BaseUrlError, resolveApiBase } from '../../credentials/hosts';
@@ -21,7 +21,7 @@ const emulator = useEmulator();
 
 const GATEWAY = { apiKey: 'dex_key_path_traversal', baseUrl: 'https://gw.example.com/dex' };
 
-async function refusal(url: string, credentials: IDataObject = GATEWAY): Promise<string | undefined> {
+async function refusal(url: string, credentials: ICredentialDataDecryptedObject = GATEWAY): Promise<string | undefined> {
 	try {
 		await authorizeApiRequest(credentials, { url });
 		return undefined;
