@@ -8,7 +8,7 @@ import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-wo
 
 import type { HostCredentialFields } from './hosts';
 import { BaseUrlError, resolveApiBase } from './hosts';
-import { outsideBaseUrl, parseUrl, requestUrlText, shown, urlTextAmbiguity } from './urlPolicy';
+import { outsideBaseUrl, parseUrl, requestTextAmbiguity, requestUrlText, shown } from './urlPolicy';
 
 /**
  * Agent options that change nothing about where a connection goes or whose certificate it
@@ -109,8 +109,10 @@ const HEADER_NAME_TOKEN = /^[\w!#$%&'*+.^`|~-]+$/;
 
 const isSet = (value: unknown) => value !== undefined && value !== null;
 
-function isRoutingHeader(lowerName: string): boolean {
-	return ROUTING_HEADER_NAMES.has(lowerName) || ROUTING_HEADER_PREFIXES.some((prefix) => lowerName.startsWith(prefix));
+/** `name` (trimmed) is a routing header; CGI, PHP and WSGI read X_Forwarded_Host as X-Forwarded-Host. */
+function isRoutingHeader(name: string): boolean {
+	const canonical = name.trim().toLowerCase().split('_').join('-');
+	return ROUTING_HEADER_NAMES.has(canonical) || ROUTING_HEADER_PREFIXES.some((prefix) => canonical.startsWith(prefix));
 }
 
 /**
@@ -179,7 +181,7 @@ function headerProblems(headers: unknown): string[] {
 	const notNames = names.filter((name) => !HEADER_NAME_TOKEN.test(name.trim()));
 	const named = names.filter((name) => HEADER_NAME_TOKEN.test(name.trim()));
 	const host = named.filter((name) => name.trim().toLowerCase() === 'host');
-	const routing = named.filter((name) => isRoutingHeader(name.trim().toLowerCase()));
+	const routing = named.filter((name) => name.trim().toLowerCase() !== 'host' && isRoutingHeader(name));
 	if (host.length) problems.push(`overrides the Host header (header ${listed(host)})`);
 	if (routing.length) {
 		problems.push(
@@ -232,7 +234,7 @@ export async function authorizeApiRequest(
 			`Refused to send the Document Extraction API key to ${where}: the credential's API host is ${base.url}.`,
 		);
 	}
-	const textAmbiguity = urlTextAmbiguity(text);
+	const textAmbiguity = requestTextAmbiguity(text);
 	const why = textAmbiguity ? `a URL that says another path than it goes to: it holds ${textAmbiguity}` : outside;
 	if (why) {
 		throw new BaseUrlError(

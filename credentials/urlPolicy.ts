@@ -271,21 +271,6 @@ export function urlTextAmbiguity(text: string): string | undefined {
 	return beforeQuery.split('/').some(isDotSegment) ? 'a dot segment (. or ..) that the URL parser resolves' : undefined;
 }
 
-/** A path that passed pathAmbiguity, with its remaining escapes (harmless printable characters) decoded. */
-function decodedPath(path: string): string {
-	if (!path.includes('%')) return path;
-	let result = '';
-	for (let index = 0; index < path.length; index++) {
-		if (path[index] === '%') {
-			result += String.fromCharCode(hexValue(path[index + 1]) * 16 + hexValue(path[index + 2]));
-			index += 2;
-		} else {
-			result += path[index];
-		}
-	}
-	return result;
-}
-
 /**
  * Judges the credential's Base URL Override: https for any host, plain http only for a loopback
  * host; no user info, query or fragment; no control, invisible or whitespace characters inside
@@ -327,7 +312,12 @@ export function approveBaseUrl(input: string): ApprovedBaseUrl {
 			`The Base URL of the Document Extraction credential uses http:// with the host "${url.hostname}", which is not a loopback host. Plain http is accepted only for localhost, 127.x.x.x and [::1]; use https:// so the API key is never sent in clear text.`,
 		);
 	}
-	const ambiguity = pathAmbiguity(withoutTrailingSlashes(url.pathname)) ?? urlTextAmbiguity(text);
+	// The prefix is compared as sent; a letter written %65 here would be "dex" to a gateway that
+	// decodes and "d%65x" to one that does not, so the Base URL's path takes no escapes at all.
+	const ambiguity =
+		pathAmbiguity(withoutTrailingSlashes(url.pathname)) ??
+		urlTextAmbiguity(text) ??
+		(url.pathname.includes('%') ? 'a percent-encoded character (write the path as the gateway routes it, unencoded)' : undefined);
 	if (ambiguity) {
 		throw new UrlPolicyError(
 			`The Base URL ${shown(text)} of the Document Extraction credential has a path that a proxy or server could read as another path: it holds ${ambiguity}. ${form}`,
@@ -364,6 +354,25 @@ export function requestTarget(url: string, baseURL?: string): URL | undefined {
 	return parseUrl(requestUrlText(url, baseURL));
 }
 
+/**
+ * Why the text of a request's URL could name another host or path to another URL parser than the
+ * WHATWG one that judges it, or undefined: no // after the scheme (https:host is a host to WHATWG
+ * and a path to Node's legacy parser), a percent-encoded host (api%2eexample.com), or anything
+ * urlTextAmbiguity refuses. The node's own requests are always written scheme://host/path.
+ */
+export function requestTextAmbiguity(text: string): string | undefined {
+	const trimmed = text.trim();
+	const scheme = /^[a-z][\d+\-.a-z]*:/i.exec(trimmed);
+	if (!scheme || !trimmed.startsWith('//', scheme[0].length)) {
+		return 'a scheme without // after it (a host to some URL parsers, a path to others)';
+	}
+	const authorityStart = scheme[0].length + 2;
+	let authorityEnd = authorityStart;
+	while (authorityEnd < trimmed.length && !'/?#\\'.includes(trimmed[authorityEnd])) authorityEnd++;
+	if (trimmed.slice(authorityStart, authorityEnd).includes('%')) return 'a percent-encoded host';
+	return urlTextAmbiguity(trimmed);
+}
+
 /** The text of the URL an authenticated request goes to: baseURL and url combined as axios combines them. */
 export function requestUrlText(url: string, baseURL?: string): string {
 	const isAbsolute = /^(?:[a-z][\d+\-.a-z]*:)?\/\//i.test(url);
@@ -374,8 +383,10 @@ export function requestUrlText(url: string, baseURL?: string): string {
 /**
  * Why a parsed request target is not under an approved base URL, or undefined when it is: another
  * origin, user info, a path that a proxy or server could read as another one (pathAmbiguity), or
- * a path outside the prefix. The prefix is compared on the decoded path: once pathAmbiguity has
- * passed, the escapes left stand for printable characters that cannot separate or resolve.
+ * a path outside the prefix. The prefix (which holds no escape) is compared with the path as sent:
+ * a gateway that routes on the raw path and one that decodes first then both see it under the
+ * prefix, since the escapes pathAmbiguity leaves stand for characters that cannot separate or
+ * resolve (/d%65x/... is refused under /dex: only a decoding gateway would route it there).
  */
 export function outsideBaseUrl(target: URL, base: ApprovedBaseUrl): string | undefined {
 	if (target.origin !== base.origin) return 'another host';
@@ -383,8 +394,8 @@ export function outsideBaseUrl(target: URL, base: ApprovedBaseUrl): string | und
 	const ambiguity = pathAmbiguity(target.pathname);
 	if (ambiguity) return `a path that a proxy or server could read as another path: it holds ${ambiguity}`;
 	if (base.pathPrefix === '') return undefined;
-	const path = decodedPath(target.pathname);
-	const prefix = decodedPath(base.pathPrefix);
+	const path = target.pathname;
+	const prefix = base.pathPrefix;
 	return path === prefix || path.startsWith(`${prefix}/`) ? undefined : `a path outside the prefix ${prefix}`;
 }
 

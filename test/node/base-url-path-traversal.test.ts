@@ -51,10 +51,14 @@ describe('the key-carrying request stays under the Base URL path, as any server 
 		'/dex/prod/v1/files',
 		'/dex/prod/v1/files?cursor=..%2F&x=a;b',
 		'/dex/prod/v1/files/3f2b6c1e-8a4d-4c1f-9e2a-5b7d9c0e1f23/values',
-		'/d%65x/prod/v1/subscription',
+		'/dex/prod/v1/query/%41bc',
 	])('still attaches the key to %j', async (requestPath) => {
 		const options = await authorizeApiRequest(GATEWAY, { url: `https://gw.example.com${requestPath}` });
 		expect(options.headers).toMatchObject({ 'x-api-key': GATEWAY.apiKey });
+	});
+
+	it('an escaped letter in the prefix (/d%65x) is refused: only a gateway that decodes would route it under /dex', async () => {
+		expect(await refusal('https://gw.example.com/d%65x/prod/v1/subscription')).toMatch(/a path outside the prefix \/dex/);
 	});
 
 	it('without a path prefix, an encoded traversal under the API host is refused too', async () => {
@@ -69,6 +73,20 @@ describe('the key-carrying request stays under the Base URL path, as any server 
 			/encoded slash/,
 		);
 		await expect(authorizeApiRequest(GATEWAY, { baseURL: 'https://gw.example.com/dex/', url: '/prod/v1/subscription' })).resolves.toBeDefined();
+	});
+});
+
+describe('counterexamples found by the property tests (test/fuzz/key-attachment.fuzz.test.ts)', () => {
+	it.each([
+		['https:/gw.example.com/dex/prod/v1/files', /a scheme without \/\/ after it/],
+		['https:gw.example.com/dex/prod/v1/files', /a scheme without \/\/ after it/],
+	])('a scheme without // (%j): a host to the WHATWG parser, a path to Node\'s legacy one', async (url, reason) => {
+		expect(await refusal(url)).toMatch(reason);
+	});
+
+	it('a percent-encoded host (https://gw%2eexample.com): the WHATWG parser decodes it, other parsers do not', async () => {
+		expect(await refusal('https://gw%2eexample.com/dex/prod/v1/files')).toMatch(/a percent-encoded host/);
+		expect(await refusal('https://%67w.example.com/dex/prod/v1/files')).toMatch(/a percent-encoded host/);
 	});
 });
 

@@ -47,6 +47,13 @@ describe('headers that reroute or rewrite the request at a proxy are refused', (
 		},
 	);
 
+	it.each(['True_Client_IP', 'X_Forwarded_Host', 'x_original_url', 'Transfer_Encoding'])(
+		'with underscores for dashes (%j; CGI, PHP and WSGI read it as the dashed name): found by the property tests',
+		async (name) => {
+			await expect(attach({ [name]: 'x' })).rejects.toThrow(/routes, rewrites or frames the request by/);
+		},
+	);
+
 	it.each(['X-Forwarded-Hoſt', 'Hoſt', 'X-Forwarded-Host\u0000', 'X-Original URL', 'x-api-key:', ':authority', 'Ｘ-Forwarded-Host'])(
 		'a name that is not an HTTP header name, which some client could fold into one: %j',
 		async (name) => {
