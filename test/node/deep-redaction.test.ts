@@ -83,6 +83,18 @@ describe('the key is removed at any depth', () => {
 	});
 });
 
+describe('counterexamples found by the property tests (test/fuzz/redaction.fuzz.test.ts)', () => {
+	it("a secret that is part of the marker or of the cause's own keys ('a'): nothing holds it afterwards", () => {
+		const error = new NodeApiError({ name: 'x', parameters: {} } as unknown as INode, { message: 'failed' } as JsonObject, { message: 'failed' });
+		Object.defineProperty(error, 'cause', { value: new Error('inner a'), configurable: true, writable: true });
+
+		scrubError(error, ['a']);
+
+		expect(allTexts((error as { cause?: unknown }).cause).filter((text) => text.includes('a'))).toEqual([]);
+		expect(allTexts(redactDeep({ text: 'banana', red: 'redacted' }, ['red', 'a']))).toEqual(['text', '', '', '']);
+	});
+});
+
 describe('any shape: nothing throws, and the work is linear in the size', () => {
 	it('a record 20,000 levels deep (as in finding 2) is redacted without a RangeError', () => {
 		const json = nested(20_000, `bottom ${KEY}`);

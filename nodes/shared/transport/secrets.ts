@@ -93,7 +93,8 @@ function openFrame(source: Record<string, unknown>): Frame {
  * explicit stack: no depth limit, no RangeError at 20,000 levels), each container visited once
  * (shared references are copied once and stay shared, a cycle stays a cycle in the copy), so the
  * work is linear in the value's size. A container in which nothing changes is returned as it was,
- * not copied; the value as a whole too. Binary data and dates are kept as they are.
+ * not copied; the value as a whole too (a container on a cycle is always copied: whether something
+ * below it changes is not known when the cycle closes). Binary data and dates are kept as they are.
  */
 export function redactDeep<T>(value: T, secrets: string[]): T {
 	const forms = formsOf(secrets);
@@ -180,7 +181,7 @@ export function scrubError<E extends Error>(error: E, secrets: string[]): E {
 		const text = `${cause.message}\n${cause.stack ?? ''}`;
 		if (redact(text, secrets) !== text) {
 			Object.defineProperty(target, 'cause', {
-				value: { name: cause.name, message: redact(cause.message, secrets) },
+				value: redactDeep({ name: cause.name, message: cause.message }, secrets),
 				configurable: true,
 				writable: true,
 			});
