@@ -95,6 +95,13 @@ describe('counterexamples found by the property tests (test/fuzz/redaction.fuzz.
 	});
 });
 
+describe('counterexamples found by the long property run (npm run fuzz)', () => {
+	it('a NaN in a value holding no key does not make a copy (NaN !== NaN)', () => {
+		const input = item({ deep: nested(400, { ratio: Number.NaN }) });
+		expect(withoutSecrets([input], [KEY])[0]).toBe(input);
+	});
+});
+
 describe('any shape: nothing throws, and the work is linear in the size', () => {
 	it('a record 20,000 levels deep (as in finding 2) is redacted without a RangeError', () => {
 		const json = nested(20_000, `bottom ${KEY}`);

@@ -111,7 +111,8 @@ export function redactDeep<T>(value: T, secrets: string[]): T {
 		const newKey = redactForms(frame.key, forms);
 		frame.newKeys.push(newKey);
 		frame.values.push(walked);
-		if (walked !== frame.child || newKey !== frame.key) frame.changed = true;
+		// Object.is: NaN is unchanged too (NaN !== NaN would copy every container above it).
+		if (!Object.is(walked, frame.child) || newKey !== frame.key) frame.changed = true;
 	};
 	while (stack.length > 0) {
 		const frame = stack[stack.length - 1];
