@@ -8,7 +8,7 @@ import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-wo
 
 import type { HostCredentialFields } from './hosts';
 import { BaseUrlError, resolveApiBase } from './hosts';
-import { outsideBaseUrl, parseUrl, requestTextAmbiguity, requestUrlText, shown } from './urlPolicy';
+import { outsideBaseUrl, parseUrl, requestUrlText, shown, urlTextAmbiguity } from './urlPolicy';
 
 /**
  * Agent options that change nothing about where a connection goes or whose certificate it
@@ -234,7 +234,7 @@ export async function authorizeApiRequest(
 			`Refused to send the Document Extraction API key to ${where}: the credential's API host is ${base.url}.`,
 		);
 	}
-	const textAmbiguity = requestTextAmbiguity(text);
+	const textAmbiguity = urlTextAmbiguity(text);
 	const why = textAmbiguity ? `a URL that says another path than it goes to: it holds ${textAmbiguity}` : outside;
 	if (why) {
 		throw new BaseUrlError(

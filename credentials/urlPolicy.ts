@@ -250,13 +250,20 @@ export function pathAmbiguity(path: string): string | undefined {
 }
 
 /**
- * Why the text of a URL differs from what the parser makes of its path, or undefined: the parser
- * drops tabs and line breaks, reads a backslash as a slash and resolves dot segments silently, so
- * such a URL says one path and goes to another. Looks at the text before its query or fragment;
- * surrounding spaces are allowed (the parser trims them).
+ * Why the text of a URL could name another host or path than the WHATWG parser that judges it
+ * reads, or undefined. Another parser: no // after the scheme (https:host is a host to WHATWG and
+ * a path to Node's legacy parser), a percent-encoded host (api%2eexample.com: decoded by one, not
+ * the other). The parser itself, silently: tabs and line breaks dropped, a backslash read as a
+ * slash, dot segments resolved, so the URL says one path and goes to another. Looks at the text
+ * before its query or fragment; surrounding spaces are allowed (the parser trims them). A URL the
+ * node writes itself (scheme://host/path) has none of these.
  */
 export function urlTextAmbiguity(text: string): string | undefined {
 	const trimmed = text.trim();
+	const scheme = /^[a-z][\d+\-.a-z]*:/i.exec(trimmed);
+	if (!scheme || !trimmed.startsWith('//', scheme[0].length)) {
+		return 'a scheme without // after it (a host to some URL parsers, a path to others)';
+	}
 	let end = trimmed.length;
 	for (const mark of ['?', '#']) {
 		const at = trimmed.indexOf(mark);
@@ -268,6 +275,9 @@ export function urlTextAmbiguity(text: string): string | undefined {
 		if (char === '\\') return 'a backslash (read as a slash)';
 		if (code < 0x20 || code === 0x7f) return 'a control character (tab or line break, dropped by the URL parser)';
 	}
+	const authorityStart = scheme[0].length + 2;
+	const pathStart = beforeQuery.indexOf('/', authorityStart);
+	if (beforeQuery.slice(authorityStart, pathStart < 0 ? beforeQuery.length : pathStart).includes('%')) return 'a percent-encoded host';
 	return beforeQuery.split('/').some(isDotSegment) ? 'a dot segment (. or ..) that the URL parser resolves' : undefined;
 }
 
@@ -320,7 +330,7 @@ export function approveBaseUrl(input: string): ApprovedBaseUrl {
 		(url.pathname.includes('%') ? 'a percent-encoded character (write the path as the gateway routes it, unencoded)' : undefined);
 	if (ambiguity) {
 		throw new UrlPolicyError(
-			`The Base URL ${shown(text)} of the Document Extraction credential has a path that a proxy or server could read as another path: it holds ${ambiguity}. ${form}`,
+			`The Base URL ${shown(text)} of the Document Extraction credential could be read as another host or path by a proxy, a server or another URL parser: it holds ${ambiguity}. ${form}`,
 		);
 	}
 	let pathPrefix = withoutTrailingSlashes(url.pathname);
@@ -352,25 +362,6 @@ export function approveInstanceHost(input: string): ApprovedBaseUrl {
  */
 export function requestTarget(url: string, baseURL?: string): URL | undefined {
 	return parseUrl(requestUrlText(url, baseURL));
-}
-
-/**
- * Why the text of a request's URL could name another host or path to another URL parser than the
- * WHATWG one that judges it, or undefined: no // after the scheme (https:host is a host to WHATWG
- * and a path to Node's legacy parser), a percent-encoded host (api%2eexample.com), or anything
- * urlTextAmbiguity refuses. The node's own requests are always written scheme://host/path.
- */
-export function requestTextAmbiguity(text: string): string | undefined {
-	const trimmed = text.trim();
-	const scheme = /^[a-z][\d+\-.a-z]*:/i.exec(trimmed);
-	if (!scheme || !trimmed.startsWith('//', scheme[0].length)) {
-		return 'a scheme without // after it (a host to some URL parsers, a path to others)';
-	}
-	const authorityStart = scheme[0].length + 2;
-	let authorityEnd = authorityStart;
-	while (authorityEnd < trimmed.length && !'/?#\\'.includes(trimmed[authorityEnd])) authorityEnd++;
-	if (trimmed.slice(authorityStart, authorityEnd).includes('%')) return 'a percent-encoded host';
-	return urlTextAmbiguity(trimmed);
 }
 
 /** The text of the URL an authenticated request goes to: baseURL and url combined as axios combines them. */
