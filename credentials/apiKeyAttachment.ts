@@ -8,7 +8,8 @@ import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-wo
 
 import type { HostCredentialFields } from './hosts';
 import { BaseUrlError, resolveApiBase } from './hosts';
-import { outsideBaseUrl, parseUrl, requestUrlText, shown, urlTextAmbiguity } from './urlPolicy';
+import { shown } from './shown';
+import { outsideBaseUrl, parseUrl, requestUrlText, urlTextAmbiguity } from './urlPolicy';
 
 /**
  * Agent options that change nothing about where a connection goes or whose certificate it

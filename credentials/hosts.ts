@@ -4,6 +4,7 @@
  * attached in apiKeyAttachment.ts; the credential and the request path both use what is here.
  */
 import type { ApprovedBaseUrl } from './urlPolicy';
+import { shown } from './shown';
 import { API_PATH_PREFIX, UrlPolicyError, approveBaseUrl, approveInstanceHost } from './urlPolicy';
 
 export { API_PATH_PREFIX };
@@ -37,14 +38,28 @@ export const INSTANCES_WITH_USER_HOST: InstanceId[] = INSTANCES.filter((i) => !i
 	(i) => i.value,
 );
 
-function defaultHost(): string {
-	return INSTANCES.find((i) => i.value === DEFAULT_INSTANCE)?.host ?? '';
+/** Whether `hostname` is the fixed host of an Instance (nobody typed it: a misspelling cannot be the problem there). */
+export function isFixedInstanceHost(hostname: string): boolean {
+	const name = hostname.toLowerCase();
+	return INSTANCES.some((instance) => instance.host === name);
+}
+
+/**
+ * Which credential field the API host was typed in, as a person reads it ("the Base URL
+ * Override", "the Instance Host"), or undefined when it is the fixed host of the chosen Instance.
+ */
+export function hostTypedIn(fields: HostCredentialFields): string | undefined {
+	if (typeof fields.baseUrl === 'string' && fields.baseUrl.trim() !== '') return 'the Base URL Override';
+	const instance = INSTANCES.find((i) => i.value === (fields.instance || DEFAULT_INSTANCE));
+	return instance && !instance.host ? 'the Instance Host' : undefined;
 }
 
 export interface HostCredentialFields {
 	instance?: string;
 	instanceHost?: string;
 	baseUrl?: string;
+	/** Only so that no message about the other fields shows it. */
+	apiKey?: unknown;
 }
 
 /** The credential's fields cannot give a base URL the policy accepts; the message says why. */
@@ -55,13 +70,14 @@ export const BaseUrlError = UrlPolicyError;
  * fields, approved by the URL policy. Throws BaseUrlError with a message for a person.
  */
 export function resolveApiBase(fields: HostCredentialFields): ApprovedBaseUrl {
+	const secrets = typeof fields.apiKey === 'string' && fields.apiKey !== '' ? [fields.apiKey] : [];
 	const override = typeof fields.baseUrl === 'string' ? fields.baseUrl.trim() : '';
-	if (override) return approveBaseUrl(override);
+	if (override) return approveBaseUrl(override, secrets);
 
 	const instance = INSTANCES.find((i) => i.value === (fields.instance || DEFAULT_INSTANCE));
 	if (!instance) {
 		throw new BaseUrlError(
-			`Unknown instance "${String(fields.instance)}" in the Document Extraction credential. Choose one of: ${INSTANCES.map((i) => i.value).join(', ')}.`,
+			`Unknown instance ${shown(fields.instance, secrets)} in the Document Extraction credential. Choose one of: ${INSTANCES.map((i) => i.value).join(', ')}.`,
 		);
 	}
 	if (instance.host) return approveBaseUrl(`https://${instance.host}`);
@@ -72,22 +88,5 @@ export function resolveApiBase(fields: HostCredentialFields): ApprovedBaseUrl {
 			`The Document Extraction credential uses the ${instance.name} instance but has no Instance Host. Enter the API host shown in your dashboard.`,
 		);
 	}
-	return approveInstanceHost(host);
+	return approveInstanceHost(host, secrets);
 }
-
-/** The API path prefix as it stands in a regular expression literal of the expression below: \/prod\/v1. */
-const PREFIX_IN_PATTERN = API_PATH_PREFIX.split('/').join('\\/');
-
-/**
- * The base URL of the credential test request, as an n8n expression over `$credentials` (an
- * expression cannot call code). It only picks the host; authorizeApiRequest (apiKeyAttachment.ts) then judges it and
- * refuses to send the key anywhere the URL policy does not accept.
- */
-export const BASE_URL_EXPRESSION =
-	'={{ (' +
-	'$credentials.baseUrl && String($credentials.baseUrl).trim()' +
-	` ? String($credentials.baseUrl).trim().replace(/\\/+$/, '').replace(/${PREFIX_IN_PATTERN}$/, '')` +
-	` : ($credentials.instance === ${JSON.stringify(DEFAULT_INSTANCE)} || !$credentials.instance` +
-	` ? ${JSON.stringify(`https://${defaultHost()}`)}` +
-	` : 'https://' + String($credentials.instanceHost || '').trim().replace(/^https:\\/\\//i, '').replace(/\\/+$/, '').replace(/${PREFIX_IN_PATTERN}$/, ''))` +
-	') }}';

@@ -4,8 +4,10 @@
  * host is (loopback, private, link-local, ...). Every decision is made on the result of the
  * WHATWG URL parser, never on a pattern over the text. The node's policy for URLs the API hands
  * back (nodes/shared/transport/returnedUrls.ts) builds on the helpers here; nothing here
- * imports from nodes/.
+ * imports from nodes/. A value in a message is shown as everywhere else (shown.ts), with the
+ * credential's API key hidden where the caller gives it.
  */
+import { shown } from './shown';
 
 export class UrlPolicyError extends Error {}
 
@@ -175,12 +177,6 @@ function withoutTrailingSlashes(text: string): string {
 	return text.slice(0, end);
 }
 
-/** A value for a message: control and invisible characters shown as �, at most 100 characters. */
-export function shown(text: string): string {
-	const printable = [...text].map((char) => (hasInvisibleOrControl(char) && char !== ' ' ? '�' : char)).join('');
-	return `"${printable.length > 100 ? `${printable.slice(0, 100)}…` : printable}"`;
-}
-
 /** Whether a path segment is one the URL parser resolves as "." or "..", in any of its spellings. */
 function isDotSegment(segment: string): boolean {
 	const lower = segment.toLowerCase();
@@ -284,23 +280,24 @@ export function urlTextAmbiguity(text: string): string | undefined {
 /**
  * Judges the credential's Base URL Override: https for any host, plain http only for a loopback
  * host; no user info, query or fragment; no control, invisible or whitespace characters inside
- * (surrounding spaces are trimmed). A trailing /prod/v1 is dropped (the node adds it).
+ * (surrounding spaces are trimmed). A trailing /prod/v1 is dropped (the node adds it). A message
+ * never shows `secrets` (the credential's API key, should it stand in the URL).
  */
-export function approveBaseUrl(input: string): ApprovedBaseUrl {
+export function approveBaseUrl(input: string, secrets: readonly string[] = []): ApprovedBaseUrl {
 	const text = input.trim();
 	const form = 'Use the form https://host[:port][/path], e.g. https://api.example.com.';
 	if (hasInvisibleOrControl(text)) {
 		throw new UrlPolicyError(
-			`The Base URL ${shown(text)} of the Document Extraction credential contains spaces, control or invisible characters or a backslash. ${form}`,
+			`The Base URL ${shown(text, secrets)} of the Document Extraction credential contains spaces, control or invisible characters or a backslash. ${form}`,
 		);
 	}
 	const url = parseUrl(text);
 	if (!url) {
-		throw new UrlPolicyError(`The Base URL ${shown(text)} of the Document Extraction credential is not a valid URL. ${form}`);
+		throw new UrlPolicyError(`The Base URL ${shown(text, secrets)} of the Document Extraction credential is not a valid URL. ${form}`);
 	}
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
 		throw new UrlPolicyError(
-			`The Base URL of the Document Extraction credential must use https:// (got "${url.protocol}"). ${form}`,
+			`The Base URL of the Document Extraction credential must use https:// (got ${shown(url.protocol)}). ${form}`,
 		);
 	}
 	if (url.username !== '' || url.password !== '') {
@@ -310,16 +307,16 @@ export function approveBaseUrl(input: string): ApprovedBaseUrl {
 	}
 	if (url.search !== '' || url.hash !== '' || url.href.includes('?') || url.href.includes('#')) {
 		throw new UrlPolicyError(
-			`The Base URL ${shown(text)} of the Document Extraction credential must not contain a query (?) or fragment (#). ${form}`,
+			`The Base URL ${shown(text, secrets)} of the Document Extraction credential must not contain a query (?) or fragment (#). ${form}`,
 		);
 	}
 	if (url.hostname === '') {
-		throw new UrlPolicyError(`The Base URL ${shown(text)} of the Document Extraction credential has no host. ${form}`);
+		throw new UrlPolicyError(`The Base URL ${shown(text, secrets)} of the Document Extraction credential has no host. ${form}`);
 	}
 	const isLoopback = isLoopbackHostname(url.hostname);
 	if (url.protocol === 'http:' && !isLoopback) {
 		throw new UrlPolicyError(
-			`The Base URL of the Document Extraction credential uses http:// with the host "${url.hostname}", which is not a loopback host. Plain http is accepted only for localhost, 127.x.x.x and [::1]; use https:// so the API key is never sent in clear text.`,
+			`The Base URL of the Document Extraction credential uses http:// with the host ${shown(url.hostname)}, which is not a loopback host. Plain http is accepted only for localhost, 127.x.x.x and [::1]; use https:// so the API key is never sent in clear text.`,
 		);
 	}
 	// The prefix is compared as sent; a letter written %65 here would be "dex" to a gateway that
@@ -330,7 +327,7 @@ export function approveBaseUrl(input: string): ApprovedBaseUrl {
 		(url.pathname.includes('%') ? 'a percent-encoded character (write the path as the gateway routes it, unencoded)' : undefined);
 	if (ambiguity) {
 		throw new UrlPolicyError(
-			`The Base URL ${shown(text)} of the Document Extraction credential could be read as another host or path by a proxy, a server or another URL parser: it holds ${ambiguity}. ${form}`,
+			`The Base URL ${shown(text, secrets)} of the Document Extraction credential could be read as another host or path by a proxy, a server or another URL parser: it holds ${ambiguity}. ${form}`,
 		);
 	}
 	let pathPrefix = withoutTrailingSlashes(url.pathname);
@@ -343,14 +340,14 @@ export function approveBaseUrl(input: string): ApprovedBaseUrl {
  * Judges an instance host as typed in the credential: a host name with an optional port (an
  * https:// prefix and a trailing slash are tolerated). Returns the https base URL.
  */
-export function approveInstanceHost(input: string): ApprovedBaseUrl {
+export function approveInstanceHost(input: string, secrets: readonly string[] = []): ApprovedBaseUrl {
 	const text = input.trim();
 	const withScheme = /^https:\/\//i.test(text) ? text : `https://${text}`;
-	const approved = approveBaseUrl(withScheme);
+	const approved = approveBaseUrl(withScheme, secrets);
 	const url = new URL(withScheme);
 	if (url.protocol !== 'https:' || approved.pathPrefix !== '') {
 		throw new UrlPolicyError(
-			`The Instance Host ${shown(text)} of the Document Extraction credential must be a host name such as api.example.com (no scheme other than https://, no path).`,
+			`The Instance Host ${shown(text, secrets)} of the Document Extraction credential must be a host name such as api.example.com (no scheme other than https://, no path).`,
 		);
 	}
 	return approved;

@@ -5,6 +5,7 @@ import { withoutSecrets } from '../shared/transport';
 import type { FileRecord } from '../shared/api';
 import { FILE_PAGE_SIZE, listFiles } from '../shared/api';
 import { forEachConcurrently } from '../shared/concurrency';
+import { TRIGGER_LIMITS } from '../shared/limits';
 import { asNodeError } from '../shared/nodeError';
 import { withLeadingKeys } from '../shared/output/keyOrder';
 import { valuesField } from '../shared/output/values';
@@ -19,14 +20,8 @@ import type { TriggerState } from './state';
 import { readState, writeState } from './state';
 import { Walker } from './walk';
 
-/** Files still being processed that the trigger remembers (about 39 KB of ids). */
-const MAX_PENDING = 1000;
-/** Files emitted ahead of a cursor waiting for room among the pending files (about 39 KB). */
-const MAX_AHEAD = 1000;
-/** A pending file that has not changed for this long (against newer uploads) is given up. */
-const PENDING_GIVE_UP_MS = 24 * 60 * 60 * 1000;
-/** Values requests run side by side. */
-const VALUES_CONCURRENCY = 4;
+const { maxPending: MAX_PENDING, maxAhead: MAX_AHEAD, pendingGiveUpMs: PENDING_GIVE_UP_MS, valuesConcurrency: VALUES_CONCURRENCY } =
+	TRIGGER_LIMITS;
 
 type Action = 'pass' | 'emit' | 'pend';
 /** `main`: the walk from the cursor. `ahead`: the walk from the frontier while the cursor waits. */

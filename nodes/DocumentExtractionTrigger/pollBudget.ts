@@ -1,11 +1,9 @@
 import type { IPollFunctions } from 'n8n-workflow';
 
+import { TRIGGER_LIMITS } from '../shared/limits';
 import { waitClock } from '../shared/run';
 
-/** Share of n8n's poll budget spent on starting requests; the rest is margin for the last ones. */
-const BUDGET_SHARE = 0.75;
-/** A poll's time when n8n does not say (n8n 1.x has no getPollBudgetMs): n8n 2.x's default. */
-const DEFAULT_POLL_BUDGET_MS = 5 * 60 * 1000;
+const { pollBudgetShare: BUDGET_SHARE, defaultPollBudgetMs: DEFAULT_POLL_BUDGET_MS } = TRIGGER_LIMITS;
 
 /** What n8n gives this poll (`getPollBudgetMs`), or DEFAULT_POLL_BUDGET_MS where it has no such call. */
 export function pollBudgetMs(context: IPollFunctions): number {

@@ -1,7 +1,7 @@
+import { TRIGGER_LIMITS } from '../shared/limits';
 import type { Cursor } from './state';
 
-/** Ids the static data keeps for files sharing the cursor's timestamp (about 39 KB). */
-const MAX_TIE_IDS = 1000;
+const MAX_TIE_IDS = TRIGGER_LIMITS.maxTieIds;
 
 /**
  * A keyset position in a stream of files: every file before `at`, or at `at` and handled, has

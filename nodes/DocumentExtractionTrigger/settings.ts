@@ -1,9 +1,13 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import { isId } from '../shared/api';
-import { parseDateTime } from '../shared/dates';
-import { COMMA_OR_NEW_LINE, splitList } from '../shared/lists';
+import {
+	COMMA_OR_NEW_LINE,
+	readParameter,
+	requireIdList,
+	requireNumber,
+	requireTimestamp,
+	splitList,
+} from '../shared/parameters';
 
 export type TriggerEvent = 'fileProcessed' | 'fileUpdated';
 
@@ -24,40 +28,24 @@ export interface TriggerSettings {
 /** Max Documents per Poll by default. */
 const DEFAULT_MAX_ITEMS = 1000;
 
+/** The trigger's parameters, read and checked before the poll sends anything (a poll has no item). */
 export function readSettings(context: IPollFunctions): TriggerSettings {
-	const node = context.getNode();
-	const event = context.getNodeParameter('event', 'fileProcessed') as TriggerEvent;
-	const startFrom = context.getNodeParameter('startFrom', 'now') as 'now' | 'date';
-	const filters = context.getNodeParameter('filters', {}) as IDataObject;
-	const options = context.getNodeParameter('options', {}) as IDataObject;
+	const event = readParameter<string>(context, 'event', undefined, 'fileProcessed');
+	const startFrom = readParameter<string>(context, 'startFrom', undefined, 'now');
+	const filters = readParameter<IDataObject>(context, 'filters', undefined, {});
+	const options = readParameter<IDataObject>(context, 'options', undefined, {});
 
-	let startDate: string | undefined;
-	if (startFrom === 'date') {
-		const raw = context.getNodeParameter('startDate', '');
-		const ms = parseDateTime(raw, context.getTimezone());
-		if (ms === undefined) {
-			throw new NodeOperationError(node, `Start Date "${String(raw)}" is not a date`, {
-				description: 'Pick a date and time, or give an ISO 8601 value such as 2026-01-31T00:00:00Z.',
-			});
-		}
-		startDate = new Date(ms).toISOString();
-	}
-
-	const schemaIds = splitList(filters.schemaIds, COMMA_OR_NEW_LINE);
-	const invalid = schemaIds.find((id) => !isId(id, 'objectId'));
-	if (invalid !== undefined) {
-		throw new NodeOperationError(node, `Schema ID "${invalid}" is not a schema ID`, {
-			description:
-				'A schema ID is 24 hexadecimal characters, e.g. 6650a00000000000000c0002 (the schemaId field of a file). Separate several with commas.',
-		});
-	}
-
-	const maxItems = options.maxDocumentsPerPoll ?? DEFAULT_MAX_ITEMS;
-	if (typeof maxItems !== 'number' || !Number.isSafeInteger(maxItems) || maxItems < 1) {
-		throw new NodeOperationError(node, `Max Documents per Poll "${String(maxItems)}" is not a whole number of at least 1`, {
-			description: `Set Options → Max Documents per Poll to a whole number such as ${DEFAULT_MAX_ITEMS}, or remove the option.`,
-		});
-	}
+	const startDate =
+		startFrom === 'date' ? requireTimestamp(context, undefined, 'Start Date', readParameter(context, 'startDate', undefined, '')) : undefined;
+	const schemaIds = requireIdList(context, undefined, 'Schema IDs', filters.schemaIds, 'objectId');
+	const maxItems = requireNumber(
+		context,
+		undefined,
+		'Max Documents per Poll',
+		options.maxDocumentsPerPoll ?? DEFAULT_MAX_ITEMS,
+		{ min: 1, max: Number.MAX_SAFE_INTEGER, integer: true },
+		'a whole number of 1 or more',
+	);
 
 	return {
 		event: event === 'fileUpdated' ? 'fileUpdated' : 'fileProcessed',

@@ -1,9 +1,11 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { apiKeysOf } from '../shared/run';
 import { withoutSecrets } from '../shared/transport';
+import type { FileRecord } from '../shared/api';
 import { FILE_PAGE_SIZE, listFiles } from '../shared/api';
+import { TRIGGER_LIMITS } from '../shared/limits';
+import { PagingGuard } from '../shared/paging';
 import { withLeadingKeys } from '../shared/output/keyOrder';
 import { valuesField } from '../shared/output/values';
 import { STREAMS, isProcessed, stampOf } from './files';
@@ -11,12 +13,12 @@ import type { TriggerSettings } from './settings';
 import { fileFilter } from './settings';
 import type { TriggerState } from './state';
 import { STATE_VERSION, configOf } from './state';
-import { FUTURE_TOLERANCE_MS } from './walk';
 
-/** Start From "Now": files uploaded this long before activation are checked for being in flight. */
-const IN_FLIGHT_LOOKBACK_MS = 24 * 60 * 60 * 1000;
-/** Fetch Test Event looks at this many pages of the most recently changed files. */
-const TEST_EVENT_PAGES = 5;
+const {
+	futureToleranceMs: FUTURE_TOLERANCE_MS,
+	inFlightLookbackMs: IN_FLIGHT_LOOKBACK_MS,
+	testEventPages: TEST_EVENT_PAGES,
+} = TRIGGER_LIMITS;
 
 /**
  * Where a newly activated trigger starts. Start From "Now" asks the API for its newest files so
@@ -62,16 +64,32 @@ export async function initialState(
 	return { ...base, cursor: { at, ids: [] }, historyUntil: newest.text };
 }
 
-/** "Fetch Test Event": the most recently changed processed file that passes the filters. */
+/**
+ * "Fetch Test Event" (and the editor's Execute workflow): the newest document the event would fire
+ * for that passes the filters, in the event's own order: File Processed, the most recently uploaded
+ * processed document (createdAt, as the trigger emits them); File Updated, the most recently changed
+ * one (updatedAt). With none, nothing fires and the run ends without output, as an active trigger
+ * with nothing new does (a test run on an empty workspace is not an error).
+ */
 export async function fetchTestEvent(
 	this: IPollFunctions,
 	settings: TriggerSettings,
-): Promise<INodeExecutionData[][]> {
+): Promise<INodeExecutionData[][] | null> {
 	const passes = fileFilter(settings);
-	const listed = new Set<string>();
-	for (let page = 1; page <= TEST_EVENT_PAGES; page++) {
+	// The pages are not trusted to end: at most TEST_EVENT_PAGES, and a full page that brings no
+	// file the pages before had not (a service that ignores `page`) ends the search.
+	const guard = new PagingGuard<FileRecord>({
+		list: `/files (by ${STREAMS[settings.event].sortBy}, newest first)`,
+		pageSize: FILE_PAGE_SIZE,
+		maxRequests: TEST_EVENT_PAGES,
+		idOf: (file) => String(file.fileId),
+		judge: 'full pages',
+		whatToDo: 'Fetch Test Event looked no further.',
+	});
+	for (let page = 1; guard.mayRequest(); page++) {
+		guard.request();
 		const { files } = await listFiles.call(this, {
-			sortBy: 'updatedAt',
+			sortBy: STREAMS[settings.event].sortBy,
 			sortOrder: 'DESC',
 			page,
 			limit: FILE_PAGE_SIZE,
@@ -83,19 +101,9 @@ export async function fetchTestEvent(
 				: {};
 			return [withoutSecrets([{ json: withLeadingKeys({ ...match, ...extra }) }], apiKeysOf(this))];
 		}
-		if (files.length < FILE_PAGE_SIZE) break;
-		// A page that brings no file the pages before had not: the service ignores `page`.
-		if (files.every((file) => listed.has(String(file.fileId)))) break;
-		for (const file of files) listed.add(String(file.fileId));
+		const verdict = guard.page(files);
+		if (verdict.problem) this.logger.warn(verdict.problem.message, { node: this.getNode().name });
+		if (verdict.last || verdict.problem) break;
 	}
-	const filtered = settings.fileClasses.length > 0 || settings.schemaIds.length > 0;
-	throw new NodeOperationError(
-		this.getNode(),
-		filtered
-			? 'No processed document matches the filters yet'
-			: 'No processed document in this workspace yet',
-		{
-			description: `The trigger looked at the ${TEST_EVENT_PAGES * FILE_PAGE_SIZE} most recently changed files. Upload a document (for example with the Document Extraction node), wait until it is processed, then fetch again${filtered ? ', or widen the filters' : ''}.`,
-		},
-	);
+	return null;
 }

@@ -1,20 +1,24 @@
 import type { IPollFunctions } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 
 import type { FilePage, FileRecord } from '../shared/api';
 import { FILE_PAGE_SIZE, listFiles } from '../shared/api';
+import { TRIGGER_LIMITS } from '../shared/limits';
+import { PagingGuard, pagingNodeError } from '../shared/paging';
 import type { FileStream } from './files';
 import { stampOf } from './files';
 import type { Position } from './position';
 
-/** List requests of one poll (pages, checks and searches together): 20,000 files looked at. */
-const MAX_LIST_REQUESTS = 200;
-/** A file dated later than n8n's clock plus this waits (with every file after it) until then. */
-export const FUTURE_TOLERANCE_MS = 10 * 60 * 1000;
-/** Restarts of a walk through files sharing one timestamp after the set shifted under it. */
-const MAX_TIE_RESTARTS = 3;
-/** Pages looked at, back from where it was, to find the last handled file of a large tie. */
-const MAX_TIE_SEARCH_PAGES = 10;
+const {
+	maxListRequestsPerPoll: MAX_LIST_REQUESTS,
+	futureToleranceMs: FUTURE_TOLERANCE_MS,
+	maxTieRestarts: MAX_TIE_RESTARTS,
+	maxTieSearchPages: MAX_TIE_SEARCH_PAGES,
+} = TRIGGER_LIMITS;
+
+/** A timestamp from the service, short enough for a message. */
+function shortStamp(text: string): string {
+	return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
 
 /** Whether the walk may list once more (n8n's poll budget, Max Documents per Poll, ...). */
 type MayGoOn = () => boolean;
@@ -41,21 +45,46 @@ interface Place {
  * changed). Only when a whole page shares one timestamp does it read the next page number, and
  * then it first checks that the previous page's last file has not moved.
  *
- * Every walk is bounded: MAX_LIST_REQUESTS per poll, a page number never beyond the total the
- * service gives, and a page that brings no file not listed before in this walk stops it with an
- * error (a service that ignores `page`).
+ * Every walk is bounded by the paging guard: MAX_LIST_REQUESTS per poll (pages, checks and
+ * searches alike), a page number never beyond the total the service gives, and a full page that
+ * brings no file not listed before in this walk stops it with an error (a service that ignores
+ * `page`). The guard remembers the ids listed in this walk, at most one full page per request.
  */
 export class Walker {
-	requests = 0;
+	private readonly guard: PagingGuard<FileRecord>;
 
 	constructor(
 		private readonly context: IPollFunctions,
 		private readonly stream: FileStream,
 		private readonly mayGoOn: MayGoOn,
-	) {}
+	) {
+		this.guard = new PagingGuard<FileRecord>({
+			list: this.listName(null),
+			pageSize: FILE_PAGE_SIZE,
+			maxRequests: MAX_LIST_REQUESTS,
+			maxItems: MAX_LIST_REQUESTS * FILE_PAGE_SIZE,
+			idOf: (file) => String(file.fileId),
+			// Only a full page is judged, and totals bound nothing: the stream grows while it is read.
+			judge: 'full pages',
+			boundByTotal: false,
+			whatToDo:
+				'The trigger emits the files it handled before and tries again from its cursor on the next poll; if this keeps happening, its GET /files seems to ignore "page": tell the service\'s operator.',
+			fail: (problem) => pagingNodeError(context.getNode(), problem),
+		});
+	}
+
+	/** List requests of this poll so far. */
+	get requests(): number {
+		return this.guard.requests;
+	}
+
+	private listName(anchor: string | null): string {
+		const from = anchor === null ? 'from the first file' : `${this.stream.afterParameter} ${shortStamp(anchor)}`;
+		return `/files (${from}, by ${this.stream.sortBy})`;
+	}
 
 	private async list(anchor: string | null, page: number, limit: number): Promise<FilePage> {
-		this.requests += 1;
+		this.guard.request();
 		return await listFiles.call(this.context, {
 			...(anchor === null ? {} : { [this.stream.afterParameter]: anchor }),
 			sortBy: this.stream.sortBy,
@@ -66,7 +95,12 @@ export class Walker {
 	}
 
 	private canList(): boolean {
-		return this.requests < MAX_LIST_REQUESTS && this.mayGoOn();
+		return this.guard.mayRequest() && this.mayGoOn();
+	}
+
+	/** A listing from `anchor`, its first page being `page`; a restart forgets the files listed. */
+	private startListing(anchor: string | null, page: number, forgetSeen: boolean): void {
+		this.guard.newListing({ list: this.listName(anchor), pagesBefore: page - 1, forgetSeen });
 	}
 
 	async walk(position: Position, handle: PageHandler): Promise<void> {
@@ -75,15 +109,16 @@ export class Walker {
 		let { anchor, page, skip, answer } = start;
 		let restarts = 0;
 		let previousLastId: string | undefined;
-		let listed = new Set<string>();
+		this.startListing(anchor, page, true);
 		for (;;) {
 			if (answer === undefined && !this.canList()) return;
 			const { files, count } = answer ?? (await this.list(anchor, page, FILE_PAGE_SIZE));
 			answer = undefined;
-			if (page > 1 && files.length >= FILE_PAGE_SIZE && files.every((file) => listed.has(String(file.fileId)))) {
-				throw this.noProgress(anchor, page);
-			}
+			const verdict = this.guard.page(files, { total: count, at: `page ${page}` });
+			if (verdict.problem) throw this.guard.failure(verdict.problem);
 			if (page > 1 && previousLastId !== undefined) {
+				// The check of the file before this page is a request of the poll like any other.
+				if (!this.guard.mayRequest()) return;
 				const probe = await this.list(anchor, (page - 1) * FILE_PAGE_SIZE, 1);
 				if (probe.files[0]?.fileId !== previousLastId) {
 					restarts += 1;
@@ -92,11 +127,10 @@ export class Walker {
 					if (restart === undefined) return;
 					({ anchor, page, skip, answer } = restart);
 					previousLastId = undefined;
-					listed = new Set();
+					this.startListing(anchor, page, true);
 					continue;
 				}
 			}
-			for (const file of files) listed.add(String(file.fileId));
 			const { todo, future } = this.prepare(files.slice(skip), position);
 			skip = 0;
 			if (!(await handle(todo))) return;
@@ -104,8 +138,7 @@ export class Walker {
 				this.warnFuture(future);
 				return;
 			}
-			if (files.length < FILE_PAGE_SIZE) return;
-			if (count !== undefined && count <= (page - 1) * FILE_PAGE_SIZE + files.length) return;
+			if (verdict.last) return;
 			const firstMs = stampOf(this.context, files[0], this.stream).ms;
 			const last = files[files.length - 1];
 			const lastMs = stampOf(this.context, last, this.stream).ms;
@@ -115,6 +148,7 @@ export class Walker {
 				page = 1;
 				restarts = 0;
 				previousLastId = undefined;
+				this.startListing(anchor, page, false);
 			} else {
 				// A whole page at one timestamp (or a position that could not move): the next page.
 				previousLastId = String(last.fileId);
@@ -181,19 +215,6 @@ export class Walker {
 		this.context.logger.warn(
 			`Document Extraction Trigger "${this.context.getNode().name}": file ${String(file.fileId)} has ${this.stream.sortBy} ${stamp}, more than ${FUTURE_TOLERANCE_MS / 60000} minutes ahead of this n8n's clock. The trigger emits it, and the files listed after it, once that time has come; the files before it come out as usual. Check the clocks of the service and of n8n if this is not a date the service made up.`,
 			{ node: this.context.getNode().name },
-		);
-	}
-
-	private noProgress(anchor: string | null, page: number): NodeApiError {
-		const from = anchor === null ? 'from the first file' : `${this.stream.afterParameter} ${anchor}`;
-		return new NodeApiError(
-			this.context.getNode(),
-			{ page, [this.stream.afterParameter]: anchor },
-			{
-				message: `The service answered page ${page} of its file list (${from}) with files of the pages before: it seems to ignore "page"`,
-				description:
-					'The trigger stopped there to avoid reading the same files again and again; it tries again from its cursor on the next poll. If this keeps happening, the service\'s GET /files does not page; tell its operator.',
-			},
 		);
 	}
 }

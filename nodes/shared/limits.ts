@@ -153,3 +153,47 @@ export function limitsFor(context: ApiContext, itemIndex: number | undefined): L
 		lowSpeedWindowMs: lowSpeedSeconds * 1000,
 	};
 }
+
+// -------------------------------------------------------------------------------------------------
+// Paging and the trigger: how many requests a list may take, and what the trigger keeps between
+// polls. The paging guard (nodes/shared/paging.ts) applies the request caps; docs/reliability.md
+// ("Every bound, in one table") and docs/trigger.md ("Bounds") name each of them.
+// -------------------------------------------------------------------------------------------------
+
+export const PAGING_LIMITS = {
+	/** Query > Execute with Return All: requests (pages of rows) at most; past it the item fails. */
+	queryMaxPages: 10_000,
+	/** The editor's file search, while searching: pages read per call (fewer once enough files match). */
+	fileSearchPagesPerCall: 10,
+	/** … it answers once this many files of the call match. */
+	fileSearchEnoughMatches: 20,
+} as const;
+
+export const TRIGGER_LIMITS = {
+	/** List requests of one poll (pages, checks and searches together): 20,000 files looked at. */
+	maxListRequestsPerPoll: 200,
+	/** A file dated later than n8n's clock plus this waits (with every file after it) until then. */
+	futureToleranceMs: 10 * 60 * 1000,
+	/** Restarts of a walk through files sharing one timestamp after the set shifted under it. */
+	maxTieRestarts: 3,
+	/** Pages looked at, back from where it was, to find the last handled file of a large tie. */
+	maxTieSearchPages: 10,
+	/** Ids the static data keeps for files sharing the cursor's timestamp (about 39 KB). */
+	maxTieIds: 1000,
+	/** Files still being processed that the trigger remembers (about 39 KB of ids). */
+	maxPending: 1000,
+	/** Files emitted ahead of a cursor waiting for room among the pending files (about 39 KB). */
+	maxAhead: 1000,
+	/** A pending file that has not changed for this long (against newer uploads) is given up. */
+	pendingGiveUpMs: 24 * 60 * 60 * 1000,
+	/** Values requests (Include Extracted Values) run side by side. */
+	valuesConcurrency: 4,
+	/** Start From "Now": files uploaded this long before activation are checked for being in flight. */
+	inFlightLookbackMs: 24 * 60 * 60 * 1000,
+	/** Fetch Test Event looks at this many pages of the most recently changed files. */
+	testEventPages: 5,
+	/** Share of n8n's poll budget spent on starting requests; the rest is margin for the last ones. */
+	pollBudgetShare: 0.75,
+	/** A poll's time when n8n does not say (n8n 1.x has no getPollBudgetMs): n8n 2.x's default. */
+	defaultPollBudgetMs: 5 * 60 * 1000,
+} as const;

@@ -116,7 +116,7 @@ describe('Directory > Create refuses values of the wrong type or form before any
 
 	it.each<[string, IDataObject, string]>([
 		['a Name from an expression giving an object', { name: '={{ { a: 1 } }}' }, 'Invalid Name in item 0: expected text of 1 to 255 characters, not an object, got "{"a":1}"'],
-		['a Name with a tab', { name: 'tab\there' }, 'Invalid Name in item 0: expected text of 1 to 255 characters on one line (no line breaks or control characters), got "tab\there"'],
+		['a Name with a tab', { name: 'tab\there' }, 'Invalid Name in item 0: expected text of 1 to 255 characters on one line (no line breaks or control characters), got "tab\\there"'],
 		['a Parent Directory from an expression giving a number', { name: 'Invoices', parentDirectory: byId('={{ 42 }}') }, `Invalid Parent Directory in item 0: expected ${HEX}, got "42"`],
 		[
 			'a Parent Directory from an expression giving an array',

@@ -136,7 +136,7 @@ describe('File > Download refuses a bad output field name before any request', (
 		[
 			'a name with a line break',
 			'my\nfield',
-			'Invalid Put Output File in Field in item 0: expected text of 1 to 255 characters on one line (no line breaks or control characters), got "my\nfield"',
+			'Invalid Put Output File in Field in item 0: expected text of 1 to 255 characters on one line (no line breaks or control characters), got "my\\nfield"',
 		],
 	])('%s', async (_case, binaryPropertyName, message) => {
 		const { error } = await runFileOperation(emulator, 'download', { fileId: byId(file.fileId), binaryPropertyName });

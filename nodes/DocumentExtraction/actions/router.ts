@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { forEachConcurrently } from '../../shared/concurrency';
 import { asNodeError } from '../../shared/nodeError';
 import { BATCHING_DEFAULTS, BATCHING_PARAMETER } from '../descriptions/batching';
-import { requireNumber } from '../helpers/validation';
+import { requireNumber } from '../../shared/parameters';
 import { apiKeysOf, isCancelled, limitsOf, pause } from '../../shared/run';
 import { withoutSecrets } from '../../shared/transport';
 import { RESOURCES } from './registry';

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyMode } from 'n8n-workflow';
 
-import { requireBoolean, requireOneOf, requirePositiveInteger } from '../helpers/validation';
+import { requireBoolean, requireOneOf, requirePositiveInteger } from '../../shared/parameters';
 
 /** Parameter descriptions used by more than one operation, defined once. */
 
-/** The package's documentation (its README); hints link to its sections. */
-export const DOCUMENTATION_URL = 'https://www.npmjs.com/package/n8n-nodes-document-extraction';
+/** The package's documentation (its README, credentials/documentation.ts); hints link to its sections. */
+export { REPOSITORY_URL as DOCUMENTATION_URL } from '../../../credentials/documentation';
 
 export const binaryPropertyParameter: INodeProperties = {
 	displayName: 'Input Binary Field',

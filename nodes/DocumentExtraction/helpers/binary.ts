@@ -2,7 +2,7 @@ import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { BINARY_ENCODING, NodeOperationError } from 'n8n-workflow';
 
 import type { PayloadSource } from '../../shared/transport';
-import { invalidParameter } from './validation';
+import { invalidParameter } from '../../shared/parameters';
 
 /** An input binary, ready to be sent: its name, type and size, and a way to open its bytes. */
 export interface BinarySource {

@@ -1,6 +1,9 @@
 import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
+import type { FileRecord } from '../../shared/api';
 import { FILE_PAGE_SIZE, listFileTypes, listFiles } from '../../shared/api';
+import { ANSWER_LIMITS, PAGING_LIMITS } from '../../shared/limits';
+import { PagingGuard } from '../../shared/paging';
 import { OCR_MODELS, ocrModelLabel } from '../descriptions/ocrModels';
 import { fileTypeLabel } from '../helpers/fileTypes';
 
@@ -21,14 +24,15 @@ export async function searchOcrModels(
 	};
 }
 
-/** While searching, pages read per call before answering (fewer when enough files match). */
-const FILE_SEARCH_PAGES_PER_CALL = 10;
-const FILE_SEARCH_ENOUGH_MATCHES = 20;
+const { fileSearchPagesPerCall: FILE_SEARCH_PAGES_PER_CALL, fileSearchEnoughMatches: FILE_SEARCH_ENOUGH_MATCHES } = PAGING_LIMITS;
 
 /**
  * The workspace's files, newest first, filtered by name or ID. Without a search, one API page per
  * call; with one, up to 10 pages per call, so matches further back are found without the user
- * scrolling through pages that show nothing.
+ * scrolling through pages that show nothing. The paging guard ends the list (no pagination token)
+ * at the page its total allows, at ANSWER_LIMITS.maxPagesWithoutTotal, or at a page of this call
+ * that brings no file not listed before (then with a warning in n8n's log); a file listed twice
+ * in one call is shown once.
  */
 export async function searchFiles(
 	this: ILoadOptionsFunctions,
@@ -38,22 +42,33 @@ export async function searchFiles(
 	let page = Number(paginationToken) || 1;
 	const lastPage = filter ? page + FILE_SEARCH_PAGES_PER_CALL - 1 : page;
 	const results: INodeListSearchItems[] = [];
+	const guard = new PagingGuard<FileRecord>({
+		list: '/files (newest first)',
+		pageSize: FILE_PAGE_SIZE,
+		maxRequests: ANSWER_LIMITS.maxPagesWithoutTotal,
+		idOf: (file) => file.fileId,
+		pagesBefore: page - 1,
+		whatToDo: 'The list ends there; search by name or ID, or type the file ID.',
+	});
 	for (;;) {
+		if (!guard.mayRequest()) return { results };
+		guard.request();
 		const { files, count: total } = await listFiles.call(this, {
 			page,
 			limit: FILE_PAGE_SIZE,
 			sortBy: 'createdAt',
 			sortOrder: 'DESC',
 		});
-		for (const file of files) {
+		const verdict = guard.page(files, { total, at: `page ${page}` });
+		for (const file of verdict.fresh) {
 			if (!matches(filter, String(file.fileName ?? ''), file.fileId)) continue;
 			results.push({
 				name: `${String(file.fileName ?? file.fileId)} (${String(file.createdAt ?? '').slice(0, 10)})`,
 				value: file.fileId,
 			});
 		}
-		const more = files.length === FILE_PAGE_SIZE && (total === undefined || page * FILE_PAGE_SIZE < total);
-		if (!more) return { results };
+		if (verdict.problem) this.logger.warn(verdict.problem.message, { node: this.getNode().name });
+		if (verdict.last || verdict.problem) return { results };
 		page++;
 		if (page > lastPage || results.length >= FILE_SEARCH_ENOUGH_MATCHES) {
 			return { results, paginationToken: String(page) };

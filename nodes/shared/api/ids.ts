@@ -1,6 +1,8 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { shown } from '../../../credentials/shown';
+
 /** The two ID forms of the API: UUIDs (files, uploads) and 24-hex IDs (everything else). */
 export const ID_FORMS = {
 	uuid: {
@@ -42,10 +44,9 @@ export function requireServiceId(
 	itemIndex?: number,
 ): string {
 	if (isId(value, form)) return value;
-	const text = value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value));
 	throw new NodeOperationError(
 		context.getNode(),
-		`${source} gave the ${what} ${text.length > 80 ? `${text.slice(0, 80)}…` : text}, expected ${ID_FORMS[form].expected}: nothing was requested with it`,
+		`${source} gave the ${what} ${shown(value)}, expected ${ID_FORMS[form].expected}: nothing was requested with it`,
 		{
 			itemIndex,
 			description: `The service (or something between n8n and it) answered a ${what} that is not in the form the API documents, so the node does not put it into a request path. Run the node again; if it persists, tell the service's support.`,

@@ -1,52 +1,14 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { formsOfSecrets, redact, redactForms } from '../../../credentials/shown';
+
 /**
  * Secrets and redaction: the API key and presigned URL signatures never appear in an error
  * message, a log line or an output item. Every text that leaves the node passes through here.
  */
 
-const REDACTED = '[redacted]';
-
-/** The forms in which a secret can appear in a text: as is, URL-encoded, JSON-escaped. */
-function secretForms(secret: string): string[] {
-	const forms = new Set([secret]);
-	try {
-		forms.add(encodeURIComponent(secret));
-	} catch {
-		// a lone surrogate cannot be URL-encoded, so it cannot appear encoded either
-	}
-	forms.add(JSON.stringify(secret).slice(1, -1));
-	return [...forms].filter((form) => form !== '').sort((left, right) => right.length - left.length);
-}
-
-/** Every form of every secret, longest first (a longer form may hold a shorter one). */
-function formsOf(secrets: Iterable<string>): string[] {
-	const forms = new Set<string>();
-	for (const secret of secrets) {
-		if (secret) for (const form of secretForms(secret)) forms.add(form);
-	}
-	return [...forms].sort((left, right) => right.length - left.length);
-}
-
-/**
- * `text` with every form replaced. A secret that overlaps the marker could re-form around it
- * ("[re" + "[redacted]"...); then the whole text is replaced, by the marker or, when the marker
- * itself holds a secret, by nothing: no form is left, whatever the secret.
- */
-function redactForms(text: string, forms: string[]): string {
-	let result = text;
-	for (const form of forms) {
-		if (result.includes(form)) result = result.split(form).join(REDACTED);
-	}
-	if (result === text || !forms.some((form) => result.includes(form))) return result;
-	return forms.some((form) => REDACTED.includes(form)) ? '' : REDACTED;
-}
-
-/** Replaces every occurrence of every secret (whatever its length) in `text`. */
-export function redact(text: string, secrets: Iterable<string> = []): string {
-	const forms = formsOf(secrets);
-	return forms.length === 0 ? text : redactForms(text, forms);
-}
+/** Replaces every occurrence of every secret (whatever its length) in `text` (credentials/shown.ts). */
+export { redact };
 
 /** Arrays and objects are walked; binary data and dates hold no text a person reads as such. */
 function isContainer(value: unknown): value is Record<string, unknown> {
@@ -97,7 +59,7 @@ function openFrame(source: Record<string, unknown>): Frame {
  * below it changes is not known when the cycle closes). Binary data and dates are kept as they are.
  */
 export function redactDeep<T>(value: T, secrets: string[]): T {
-	const forms = formsOf(secrets);
+	const forms = formsOfSecrets(secrets);
 	if (forms.length === 0) return value;
 	if (typeof value === 'string') return redactForms(value, forms) as T;
 	if (!isContainer(value)) return value;

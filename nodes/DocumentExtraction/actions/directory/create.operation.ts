@@ -5,8 +5,7 @@ import type { DirectoryRequest } from '../../../shared/api';
 import { createDirectory } from '../../../shared/api';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { objectIdCheck } from '../../descriptions/common';
-import { requireObjectId } from '../../helpers/listParameters';
-import { optionalText, requireText } from '../../helpers/validation';
+import { optionalText, requireObjectId, requireText } from '../../../shared/parameters';
 
 const properties: INodeProperties[] = [
 	{

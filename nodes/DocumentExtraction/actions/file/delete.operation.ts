@@ -11,8 +11,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { DeleteFilesAnswer } from '../../../shared/api';
 import { deleteFiles } from '../../../shared/api';
 import { optionsCollection } from '../../../shared/requestOptions';
-import { requireIdList } from '../../helpers/listParameters';
-import { invalidParameter } from '../../helpers/validation';
+import { invalidParameter, requireIdList } from '../../../shared/parameters';
 
 /** The API's recommended maximum of files per DELETE /files request. */
 const DELETE_BATCH_SIZE = 100;

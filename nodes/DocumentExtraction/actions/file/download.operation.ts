@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { optionsCollection, transferSpeedOptions } from '../../../shared/requestOptions';
 import { fileIdParameter } from '../../descriptions/common';
 import { binaryFileName, binaryMimeType } from '../../helpers/binary';
-import { requireText } from '../../helpers/validation';
+import { requireText } from '../../../shared/parameters';
 import { allowedDownloadBytes, downloadFromStorage } from '../../../shared/transport';
 import { fileWithPreviewUrl } from './records';
 

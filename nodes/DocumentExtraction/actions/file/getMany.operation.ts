@@ -12,8 +12,7 @@ import { withLeadingKeys } from '../../../shared/output/keyOrder';
 import { simplifyFile } from '../../../shared/output/simplify';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { resultLimit, returnAllParameters, sortChoice, sortOptions } from '../../descriptions/common';
-import { requireIdList } from '../../helpers/listParameters';
-import { optionalTimestamp, requireBoolean } from '../../helpers/validation';
+import { optionalTimestamp, requireBoolean, requireIdList } from '../../../shared/parameters';
 
 const SORT_FIELDS = [
 	{ name: 'Created At', value: 'createdAt' },

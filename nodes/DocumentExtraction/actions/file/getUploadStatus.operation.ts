@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { getUploadStatus } from '../../../shared/api';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { uploadIdParameter } from '../../descriptions/common';
-import { requireUuid } from '../../helpers/listParameters';
+import { requireUuid } from '../../../shared/parameters';
 import { readUploadStatus } from '../../helpers/uploadStatus';
 
 const properties: INodeProperties[] = [uploadIdParameter, optionsCollection()];

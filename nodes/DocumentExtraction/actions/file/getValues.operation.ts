@@ -6,7 +6,7 @@ import { FORM_LEADING_KEYS, withLeadingKeys } from '../../../shared/output/keyOr
 import { simplifyFormValue } from '../../../shared/output/simplify';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { fileIdParameter, simplifyParameter } from '../../descriptions/common';
-import { requireBoolean } from '../../helpers/validation';
+import { requireBoolean } from '../../../shared/parameters';
 import { readFileId } from './records';
 
 const properties: INodeProperties[] = [fileIdParameter, simplifyParameter, optionsCollection()];

@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { FileRecord } from '../../../shared/api';
 import { createPreviewUrl, getFile } from '../../../shared/api';
-import { requireUuid } from '../../helpers/listParameters';
+import { requireUuid } from '../../../shared/parameters';
 import { unexpectedResponse } from '../../../shared/transport';
 
 /** The File locator and what several File operations look up with it. */

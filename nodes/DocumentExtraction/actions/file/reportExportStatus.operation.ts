@@ -8,11 +8,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { ExportStatus, ExportStatusReport } from '../../../shared/api';
 import { reportExportStatus } from '../../../shared/api';
-import { NEW_LINE } from '../../../shared/lists';
+import { NEW_LINE, requireOneOf, requireTextList } from '../../../shared/parameters';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { fileIdParameter } from '../../descriptions/common';
-import { requireTextList } from '../../helpers/listParameters';
-import { requireOneOf } from '../../helpers/validation';
 import { readFileId } from './records';
 
 const EXPORT_STATUSES: readonly ExportStatus[] = ['completed', 'empty', 'error', 'exporting'];

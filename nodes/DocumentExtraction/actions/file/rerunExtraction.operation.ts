@@ -8,11 +8,17 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { RerunNotification, RerunOptions, RerunRequest } from '../../../shared/api';
 import { rerunExtraction } from '../../../shared/api';
-import { COMMA_OR_NEW_LINE } from '../../../shared/lists';
+import {
+	COMMA_OR_NEW_LINE,
+	given,
+	requireBoolean,
+	requireObjectId,
+	requireOneOf,
+	requireTextList,
+	requireUuid,
+} from '../../../shared/parameters';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { fileIdParameter } from '../../descriptions/common';
-import { requireObjectId, requireTextList, requireUuid } from '../../helpers/listParameters';
-import { given, requireBoolean, requireOneOf } from '../../helpers/validation';
 import { readFileId } from './records';
 
 const properties: INodeProperties[] = [

@@ -11,7 +11,7 @@ import { updateFormValues } from '../../../shared/api';
 import { valuesField } from '../../../shared/output/values';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { fileIdParameter, inputModeOf, inputModeParameter, simplifyParameter } from '../../descriptions/common';
-import { invalidParameter, requireBoolean, requireJson, requireOneOf } from '../../helpers/validation';
+import { invalidParameter, requireBoolean, requireJson, requireOneOf } from '../../../shared/parameters';
 import { readFileId } from './records';
 
 const properties: INodeProperties[] = [

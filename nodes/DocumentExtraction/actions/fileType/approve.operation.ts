@@ -10,8 +10,7 @@ import { approveFileType, listFileTypes } from '../../../shared/api';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { objectIdCheck } from '../../descriptions/common';
 import { currentSchemaIds } from '../../helpers/fileTypes';
-import { requireObjectId } from '../../helpers/listParameters';
-import { requireOneOf } from '../../helpers/validation';
+import { requireObjectId, requireOneOf } from '../../../shared/parameters';
 
 const properties: INodeProperties[] = [
 	{

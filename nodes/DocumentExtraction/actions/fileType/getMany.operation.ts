@@ -11,7 +11,7 @@ import {
 	sortOptions,
 } from '../../descriptions/common';
 import { simplifyFileType } from '../../helpers/fileTypes';
-import { requireBoolean } from '../../helpers/validation';
+import { requireBoolean } from '../../../shared/parameters';
 
 const SORT_FIELDS = [
 	{ name: 'Created At', value: 'createdAt' },

@@ -7,10 +7,11 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { executeQuery } from '../../../shared/api';
+import { PAGING_LIMITS } from '../../../shared/limits';
+import { PagingGuard, pagingNodeError } from '../../../shared/paging';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { DOCUMENTATION_URL, resultLimit, returnAllParameters } from '../../descriptions/common';
-import { requireIdList } from '../../helpers/listParameters';
-import { requireBoolean, requireJson, requireNumber, requireOneOf } from '../../helpers/validation';
+import { requireBoolean, requireIdList, requireJson, requireNumber, requireOneOf } from '../../../shared/parameters';
 import type { Violation } from '../../../shared/transport';
 import { describeViolation } from '../../../shared/transport';
 
@@ -30,9 +31,6 @@ const QUERY_SHAPES_URL = `${DOCUMENTATION_URL}#query-configuration`;
 
 /** Rows per request with Return All, unless the Page Size option says otherwise. */
 const DEFAULT_PAGE_SIZE = 500;
-
-/** Safety stop for a service that keeps answering full pages. */
-const MAX_PAGES = 10000;
 
 const properties: INodeProperties[] = [
 	{
@@ -150,8 +148,28 @@ function queryErrorsFailure(this: IExecuteFunctions, errors: Violation[], itemIn
 }
 
 /**
- * Runs the query; with Return All, page after page by offset until a page comes back short.
- * An answer that carries errors[] fails the item unless "Ignore Query Errors" is on.
+ * The paging guard of Query's rows: rows carry no id, so a page is judged by its content. A page
+ * of rows all alike may repeat in earnest (a column with few values), so only a varied page the
+ * same as the one before counts as no progress. At most PAGING_LIMITS.queryMaxPages requests.
+ */
+function rowsGuard(this: IExecuteFunctions, itemIndex: number, pageSize: number): PagingGuard<IDataObject> {
+	return new PagingGuard<IDataObject>({
+		list: 'POST /query/execute',
+		pageSize,
+		maxRequests: PAGING_LIMITS.queryMaxPages,
+		pageParameter: 'offset',
+		alikeItemsMayRepeat: true,
+		whatToDo:
+			'If the rows really repeat page after page, add a field that tells them apart (such as fileId) to selectedFields; otherwise try again later, or report it to the service.',
+		whatToDoAtCap: 'Raise the Page Size option, or turn off Return All and set a Limit.',
+		fail: (problem) => pagingNodeError(this.getNode(), problem, itemIndex),
+	});
+}
+
+/**
+ * Runs the query; with Return All, page after page by offset until a page comes back short,
+ * within the paging guard's bounds. An answer that carries errors[] fails the item unless
+ * "Ignore Query Errors" is on.
  */
 export async function execute(
 	this: IExecuteFunctions,
@@ -177,8 +195,10 @@ export async function execute(
 	let executionTimeMs = 0;
 	const errors: Violation[] = [];
 	let offset = requireNumber(this, itemIndex, 'Offset', options.offset ?? 0, { min: 0, integer: true }, 'a whole number, 0 or more');
-	for (let page = 0; page < MAX_PAGES; page++) {
-		const requested = limit ?? pageSize;
+	const requested = limit ?? pageSize;
+	const guard = rowsGuard.call(this, itemIndex, requested);
+	for (;;) {
+		guard.request();
 		const answer = await executeQuery.call(
 			this,
 			{ queryConfig, options: { limit: requested, offset, ...(skipCache ? { skipCache: true } : {}) } },
@@ -190,10 +210,12 @@ export async function execute(
 		// No more rows than asked for are kept, and they are added one by one: push(...rows) passes
 		// every row as an argument and overflowed the call stack from about 150,000 rows.
 		const taken = Math.min(answer.data.length, requested);
-		for (let index = 0; index < taken; index++) rows.push(answer.data[index]);
-		if (page === 0) headers = answer.headers;
+		const verdict = guard.page(answer.data.length > taken ? answer.data.slice(0, taken) : answer.data, { at: `the page at offset ${offset}` });
+		for (const row of verdict.fresh) rows.push(row);
+		if (guard.requests === 1) headers = answer.headers;
 		executionTimeMs += answer.executionTimeMs;
 		for (const error of answer.errors) errors.push(error);
+		if (verdict.problem) throw guard.failure(verdict.problem);
 		if (limit !== undefined || answer.errors.length || taken < requested) break;
 		offset += taken;
 	}

@@ -7,11 +7,9 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { ENDPOINTS, endpointName, patchSchemaFields } from '../../../shared/api';
-import { COMMA_OR_NEW_LINE } from '../../../shared/lists';
+import { COMMA_OR_NEW_LINE, invalidParameter, requireJson, requireObjectId, requireTextList } from '../../../shared/parameters';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { inputModeOf, inputModeParameter } from '../../descriptions/common';
-import { requireObjectId, requireTextList } from '../../helpers/listParameters';
-import { invalidParameter, requireJson } from '../../helpers/validation';
 
 const DEPRECATION = `The API has deprecated ${endpointName(ENDPOINTS.patchSchemaFields)}, which this operation calls, and will remove it in a future version`;
 

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { getWorkflow } from '../../../shared/api';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { objectIdCheck } from '../../descriptions/common';
-import { requireObjectId } from '../../helpers/listParameters';
+import { requireObjectId } from '../../../shared/parameters';
 
 const properties: INodeProperties[] = [
 	{

@@ -4,7 +4,6 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { UploadRequest } from '../../../../shared/api';
 import type { BinarySource } from '../../../helpers/binary';
 import { MIME_TYPE_PATTERN, binarySource } from '../../../helpers/binary';
-import { requireObjectId } from '../../../helpers/listParameters';
 import {
 	given,
 	invalidParameter,
@@ -12,10 +11,11 @@ import {
 	requireBoolean,
 	requireHttpsUrl,
 	requireNumber,
+	requireObjectId,
 	requireOneOf,
 	requirePositiveInteger,
 	requireText,
-} from '../../../helpers/validation';
+} from '../../../../shared/parameters';
 import { MAX_PART_CONCURRENCY, MAX_PART_SIZE_MB, MIN_PART_SIZE_MB } from './description';
 import type { MultipartSettings } from './multipart';
 import { BYTES_PER_MB } from './multipart';

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import type { IdSource } from '../../../../shared/api';
 import { ENDPOINTS, endpointName, requireServiceId } from '../../../../shared/api';
 import { withLeadingKeys } from '../../../../shared/output/keyOrder';
-import { requireBoolean, requireText } from '../../../helpers/validation';
+import { requireBoolean, requireText } from '../../../../shared/parameters';
 import { multipartUpload } from './multipart';
 import type { UploadOptions } from './parameters';
 import { multipartSettings, uploadBody, uploadSource, waitSettings } from './parameters';

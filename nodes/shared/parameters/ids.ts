@@ -1,18 +1,22 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IdForm } from '../api/ids';
+import { ID_FORMS, isId } from '../api/ids';
+import type { ApiContext } from '../run/context';
+import { requireTextList } from './lists';
+import { invalidParameter } from './message';
+import { textOf } from './text';
 
-import type { IdForm } from '../../shared/api';
-import { ID_FORMS, isId } from '../../shared/api';
-import { splitList } from '../../shared/lists';
-import { invalidParameter, textOf } from './validation';
-
-/** Parameters that hold an ID or a list (of IDs, titles, messages), checked before any request. */
+/**
+ * Parameters that hold an ID or a list of IDs, checked before any request. The ID forms are the
+ * API layer's (api/ids.ts, a file that imports nothing of the layer), so a typed ID and an ID the
+ * service answers pass the same check.
+ */
 
 /** Between the IDs of a list given as text. */
 const ID_SEPARATORS = /[\s,]/;
 
 function requireId(
-	context: IExecuteFunctions,
-	itemIndex: number,
+	context: ApiContext,
+	itemIndex: number | undefined,
 	parameter: string,
 	value: unknown,
 	form: IdForm,
@@ -26,8 +30,8 @@ function requireId(
 
 /** A file or upload ID: a UUID. */
 export function requireUuid(
-	context: IExecuteFunctions,
-	itemIndex: number,
+	context: ApiContext,
+	itemIndex: number | undefined,
 	parameter: string,
 	value: unknown,
 ): string {
@@ -36,8 +40,8 @@ export function requireUuid(
 
 /** A directory, schema, file-type, workflow or workspace ID: 24 hexadecimal characters. */
 export function requireObjectId(
-	context: IExecuteFunctions,
-	itemIndex: number,
+	context: ApiContext,
+	itemIndex: number | undefined,
 	parameter: string,
 	value: unknown,
 ): string {
@@ -50,8 +54,8 @@ export function requireObjectId(
  * a bad one is named with its position.
  */
 export function requireIdList(
-	context: IExecuteFunctions,
-	itemIndex: number,
+	context: ApiContext,
+	itemIndex: number | undefined,
 	parameter: string,
 	value: unknown,
 	form: IdForm,
@@ -63,25 +67,4 @@ export function requireIdList(
 		ids.add(requireId(context, itemIndex, `${parameter} (entry ${position + 1})`, entry, form));
 	});
 	return [...ids];
-}
-
-/**
- * A list given as text split at `separator`, or as an array (e.g. from an expression) of texts;
- * entries are trimmed and empty ones dropped. An object, or an array entry that is not text (a
- * whole record where its id was meant), is refused naming its position.
- */
-export function requireTextList(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	parameter: string,
-	value: unknown,
-	separator: RegExp,
-	expected: string,
-	entryExpected = 'text',
-): string[] {
-	if (Array.isArray(value)) {
-		value.forEach((entry, position) => textOf(context, itemIndex, `${parameter} (entry ${position + 1})`, entry, entryExpected));
-		return splitList(value, separator);
-	}
-	return splitList(textOf(context, itemIndex, parameter, value, expected), separator);
 }

@@ -1,5 +1,11 @@
 import { IANAZone } from 'luxon';
 
+import type { ApiContext } from '../run/context';
+import { given } from './text';
+import { invalidParameter } from './message';
+
+/** Date parameters, read in the workflow's time zone (luxon knows the zones' offsets). */
+
 const ZONE_SUFFIX = /(Z|[+-]\d{2}:?\d{2})$/i;
 const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?)?$/;
 
@@ -58,4 +64,32 @@ export function parseDateTime(value: unknown, timeZone: string): number | undefi
 	const wall = Date.UTC(+year, +month - 1, +day, +hour, +minute, +second, +fraction.padEnd(3, '0'));
 	if (Number.isNaN(wall)) return undefined;
 	return instantOfWallTime(wall, IANAZone.isValidZone(timeZone) ? IANAZone.create(timeZone) : IANAZone.create('UTC'));
+}
+
+/** The furthest instant a Date holds, either side of the epoch. */
+const MAX_DATE_MS = 8.64e15;
+
+const DATE_EXPECTED = 'a date and time such as 2026-01-31T00:00:00Z (without a zone, the workflow time zone applies)';
+
+/** A date parameter that must be given, as the API wants it: ISO 8601 in UTC. */
+export function requireTimestamp(
+	context: ApiContext,
+	itemIndex: number | undefined,
+	parameter: string,
+	value: unknown,
+): string {
+	const ms = parseDateTime(value, context.getTimezone());
+	// Beyond ±8.64e15 ms (a number from an expression) there is no Date, hence no ISO text.
+	if (ms === undefined || Math.abs(ms) > MAX_DATE_MS) throw invalidParameter(context, itemIndex, parameter, value, DATE_EXPECTED);
+	return new Date(ms).toISOString();
+}
+
+/** An optional date parameter: undefined when empty, else as requireTimestamp. */
+export function optionalTimestamp(
+	context: ApiContext,
+	itemIndex: number | undefined,
+	parameter: string,
+	value: unknown,
+): string | undefined {
+	return given(value) ? requireTimestamp(context, itemIndex, parameter, value) : undefined;
 }
