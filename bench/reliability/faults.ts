@@ -269,6 +269,15 @@ export const FAULT_CASES: MatrixCase[] = [
 		setup: ({ emulator }) => emulator.faults.resetConnectionNext({ method: 'POST', path: '/files/upload/multipart/complete', phase: 'after' }),
 		bound: BUDGET,
 	},
+	{
+		group: 'fault',
+		name: 'multipart plan with fractional sizes and offsets (4 MiB, 4 MiB + 0.5 B, 4 MiB - 0.5 B): refused before any part',
+		operation: 'file.upload',
+		expect: 'error',
+		parameters: { options: { pollInterval: 0.5, multipart: 'always', partSize: 5 } },
+		input: async (context) => await context.documents(1, { bytes: 12 * 1024 * 1024 }),
+		setup: ({ emulator }) => emulator.faults.partPlanNext({ method: 'POST', path: '/files/upload/multipart', sizes: [4 * 1024 * 1024, 4 * 1024 * 1024 + 0.5, 4 * 1024 * 1024 - 0.5] }),
+	},
 	// documents that fail
 	{
 		group: 'fault',
@@ -341,6 +350,27 @@ export const FAULT_CASES: MatrixCase[] = [
 		parameters: (ids) => ({ fileId: byId(ids[0]), options: { requestTimeout: 3 } }),
 		setup: ({ emulator }) => emulator.faults.trickleNext({ host: 'api', method: 'GET', path: /\/values$/, bytesPerSecond: 50, chunkBytes: 10 }),
 		bound: 'Request Timeout 3 s per attempt',
+	},
+	{
+		group: 'fault',
+		name: 'Get Values answered with a value nested 3,000 lists deep (Simplify on): kept 100 levels, the rest reported in simplifyNotes',
+		operation: 'file.getValues',
+		expect: 'success',
+		seed: 1,
+		parameters: (ids) => ({ fileId: byId(ids[0]), simplify: true }),
+		setup: ({ emulator }) =>
+			emulator.faults.editAnswerNext({
+				method: 'GET',
+				path: /\/values$/,
+				edit: (body) => {
+					let value: unknown = 'bottom';
+					for (let level = 0; level < 3_000; level++) value = [value];
+					const answer = body as { values: { formValues: Array<{ fields: unknown[] }> } };
+					answer.values.formValues[0].fields.push({ title: 'Deep', type: 'array', value });
+					return answer;
+				},
+			}),
+		bound: 'Simplify: 100 levels, 20 notes',
 	},
 	{
 		group: 'fault',

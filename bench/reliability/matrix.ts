@@ -276,6 +276,29 @@ function formatWaits(waits: number[]): string {
 	return `${waits.length} (max ${formatSeconds(max / 1000)} s)`;
 }
 
+/**
+ * Characters a reader cannot see, or that make tools take the file for binary: controls (C0 such
+ * as NUL, DEL, C1), format characters (zero-width, bidirectional overrides), line and paragraph
+ * separators, and lone surrogates. The hostile inputs of the matrix carry them, and error messages
+ * quote those inputs.
+ */
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]|\p{Cs}/gu;
+
+/** `text` with every unprintable character written as its escape: NUL as `\x00`, U+202E as `\u202E`. */
+export function printable(text: string): string {
+	return text.replace(UNPRINTABLE, (character) => {
+		const code = character.codePointAt(0) ?? 0;
+		const hex = code.toString(16).toUpperCase();
+		if (code <= 0xff) return `\\x${hex.padStart(2, '0')}`;
+		return code <= 0xffff ? `\\u${hex.padStart(4, '0')}` : `\\u{${hex}}`;
+	});
+}
+
+/** Text as one cell of a Markdown table: printable, and its pipes escaped. */
+export function tableCell(text: string): string {
+	return printable(text).replace(/\|/g, '\\|');
+}
+
 /** The Markdown table of a group of results. */
 export function markdownTable(results: CaseResult[]): string {
 	const rows = [
@@ -284,9 +307,8 @@ export function markdownTable(results: CaseResult[]): string {
 	];
 	results.forEach((result, index) => {
 		const c = result.matrixCase;
-		const cell = (text: string) => text.replace(/\|/g, '\\|');
 		rows.push(
-			`| ${index + 1} | ${cell(c.name)} | ${c.operation} | ${c.expect} | ${cell(result.outcome)} | ${result.apiRequests} | ${result.storageRequests} | ${formatSeconds(result.seconds)} | ${formatWaits(result.waits)}${c.bound ? `; bound: ${c.bound}` : ''} | ${Math.round(result.peakRssMiB)} | ${result.insideAnnouncedWaits} | ${result.documentsCreated} | ${result.documentsLost} | ${result.documentsDuplicated} | ${result.keyLeaks + (result.keyShown ? 1 : 0)} | ${result.asExpected ? 'yes' : '**no**'} |`,
+			`| ${index + 1} | ${tableCell(c.name)} | ${tableCell(c.operation)} | ${c.expect} | ${tableCell(result.outcome)} | ${result.apiRequests} | ${result.storageRequests} | ${formatSeconds(result.seconds)} | ${formatWaits(result.waits)}${c.bound ? `; bound: ${tableCell(c.bound)}` : ''} | ${Math.round(result.peakRssMiB)} | ${result.insideAnnouncedWaits} | ${result.documentsCreated} | ${result.documentsLost} | ${result.documentsDuplicated} | ${result.keyLeaks + (result.keyShown ? 1 : 0)} | ${result.asExpected ? 'yes' : '**no**'} |`,
 		);
 	});
 	return rows.join('\n');

@@ -10,7 +10,7 @@ import { nodeProperties } from './actions/node.description';
 import { router } from './actions/router';
 import { listSearch, loadOptions } from './methods';
 import { withRunScope } from '../shared/run';
-import { credentialTest } from '../../credentials/credentialTest';
+import { credentialTest } from '../shared/credentialTest';
 
 export class DocumentExtraction implements INodeType {
 	description: INodeTypeDescription = {

@@ -6,12 +6,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { waitClock, withRunScope } from '../shared/run';
+import { withRunScope } from '../shared/run';
 import { triggerProperties } from './description';
 import { getFileClasses } from './methods';
-import { pollBudgetMs } from './pollBudget';
 import { pollDocuments } from './poll';
-import { credentialTest } from '../../credentials/credentialTest';
+import { credentialTest } from '../shared/credentialTest';
 
 export class DocumentExtractionTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -39,8 +38,6 @@ export class DocumentExtractionTrigger implements INodeType {
 	methods = { loadOptions: { getFileClasses }, credentialTest };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await withRunScope(this, async () => await pollDocuments.call(this), {
-			waitDeadline: waitClock.now() + pollBudgetMs(this),
-		});
+		return await withRunScope(this, async () => await pollDocuments.call(this));
 	}
 }

@@ -1,7 +1,7 @@
 import type { IPollFunctions } from 'n8n-workflow';
 
-import { unexpectedResponse } from '../shared/transport';
 import type { FileRecord } from '../shared/api';
+import { unexpectedResponse } from '../shared/api';
 import type { TriggerEvent } from './settings';
 
 /**

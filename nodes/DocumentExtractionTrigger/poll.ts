@@ -1,15 +1,16 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { apiKeysOf } from '../shared/run';
-import { withoutSecrets } from '../shared/transport';
+import { pollPolicy } from '../shared/requestPolicy';
+import type { RequestPolicy } from '../shared/run';
+import { apiKeysOf, waitClock } from '../shared/run';
 import type { FileRecord } from '../shared/api';
-import { FILE_PAGE_SIZE, listFiles } from '../shared/api';
+import { FILE_PAGE_SIZE, listFiles, withoutSecrets } from '../shared/api';
 import { forEachConcurrently } from '../shared/concurrency';
 import { TRIGGER_LIMITS } from '../shared/limits';
 import { asNodeError } from '../shared/nodeError';
 import { withLeadingKeys } from '../shared/output/keyOrder';
 import { valuesField } from '../shared/output/values';
-import { PollBudget } from './pollBudget';
+import { PollBudget, pollBudgetMs } from './pollBudget';
 import type { FileStream } from './files';
 import { STREAMS, hasFailed, isProcessed, stampOf } from './files';
 import { Position } from './position';
@@ -48,11 +49,12 @@ class PollRun {
 		private readonly settings: TriggerSettings,
 		private readonly state: TriggerState,
 		private readonly budget: PollBudget,
+		private readonly policy: RequestPolicy,
 	) {
 		this.stream = STREAMS[settings.event];
 		this.passes = fileFilter(settings);
 		this.historyUntilMs = state.historyUntil === undefined ? undefined : Date.parse(state.historyUntil);
-		this.walker = new Walker(context, this.stream, () => this.budget.allows() && this.room() > 0);
+		this.walker = new Walker(context, policy, this.stream, () => this.budget.allows() && this.room() > 0);
 		this.cursor = Position.of(state.cursor);
 		this.frontier = state.frontier === undefined ? undefined : Position.of(state.frontier);
 		this.pending = new Set(state.pending);
@@ -189,7 +191,7 @@ class PollRun {
 				VALUES_CONCURRENCY,
 				async (index) => {
 					const id = String(files[index].fileId);
-					values.set(id, await valuesField.call(this.context, id, undefined, true));
+					values.set(id, await valuesField.call(this.context, id, this.policy, true));
 				},
 				() => !this.budget.allows(),
 			);
@@ -206,11 +208,7 @@ class PollRun {
 		for (let start = 0; start < ids.length; start += FILE_PAGE_SIZE) {
 			if (start > 0 && !this.budget.allows()) return;
 			const batch = ids.slice(start, start + FILE_PAGE_SIZE);
-			const { files } = await listFiles.call(this.context, {
-				fileIds: batch,
-				page: 1,
-				limit: FILE_PAGE_SIZE,
-			});
+			const { files } = await listFiles.call(this.context, { fileIds: batch, page: 1, limit: FILE_PAGE_SIZE }, { policy: this.policy });
 			const byId = new Map(files.map((file) => [String(file.fileId), file]));
 			const ready: FileRecord[] = [];
 			const before = this.pending.size;
@@ -249,13 +247,15 @@ class PollRun {
  */
 export async function pollDocuments(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(this);
-	if (this.getMode() === 'manual') return await fetchTestEvent.call(this, settings);
+	// The poll's request options, read once; no retry wait ends past the time n8n gives the poll.
+	const policy = pollPolicy(this, waitClock.now() + pollBudgetMs(this));
+	if (this.getMode() === 'manual') return await fetchTestEvent.call(this, settings, policy);
 
 	const staticData = this.getWorkflowStaticData('node');
 	const budget = new PollBudget(this);
 	let state = readState(staticData, settings);
-	state ??= await initialState.call(this, settings, () => (budget.progressed = true));
-	const run = new PollRun(this, settings, state, budget);
+	state ??= await initialState.call(this, settings, policy, () => (budget.progressed = true));
+	const run = new PollRun(this, settings, state, budget, policy);
 	let failure: unknown;
 	try {
 		await run.execute();

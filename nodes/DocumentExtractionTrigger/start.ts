@@ -1,9 +1,9 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
+import type { RequestPolicy } from '../shared/run';
 import { apiKeysOf } from '../shared/run';
-import { withoutSecrets } from '../shared/transport';
 import type { FileRecord } from '../shared/api';
-import { FILE_PAGE_SIZE, listFiles } from '../shared/api';
+import { FILE_PAGE_SIZE, listFiles, withoutSecrets } from '../shared/api';
 import { TRIGGER_LIMITS } from '../shared/limits';
 import { PagingGuard } from '../shared/paging';
 import { withLeadingKeys } from '../shared/output/keyOrder';
@@ -30,6 +30,7 @@ const {
 export async function initialState(
 	this: IPollFunctions,
 	settings: TriggerSettings,
+	policy: RequestPolicy,
 	onRequest: () => void,
 ): Promise<TriggerState> {
 	const base = { version: STATE_VERSION, config: configOf(settings), pending: [] as string[] };
@@ -37,12 +38,7 @@ export async function initialState(
 		return { ...base, cursor: { at: settings.startDate, ids: [] } };
 	}
 	const stream = STREAMS[settings.event];
-	const { files } = await listFiles.call(this, {
-		sortBy: stream.sortBy,
-		sortOrder: 'DESC',
-		page: 1,
-		limit: FILE_PAGE_SIZE,
-	});
+	const { files } = await listFiles.call(this, { sortBy: stream.sortBy, sortOrder: 'DESC', page: 1, limit: FILE_PAGE_SIZE }, { policy });
 	onRequest();
 	if (files.length === 0) return { ...base, cursor: { at: null, ids: [] } };
 	const latestMs = Date.now() + FUTURE_TOLERANCE_MS;
@@ -74,6 +70,7 @@ export async function initialState(
 export async function fetchTestEvent(
 	this: IPollFunctions,
 	settings: TriggerSettings,
+	policy: RequestPolicy,
 ): Promise<INodeExecutionData[][] | null> {
 	const passes = fileFilter(settings);
 	// The pages are not trusted to end: at most TEST_EVENT_PAGES, and a full page that brings no
@@ -93,11 +90,11 @@ export async function fetchTestEvent(
 			sortOrder: 'DESC',
 			page,
 			limit: FILE_PAGE_SIZE,
-		});
+		}, { policy });
 		const match = files.find((file) => isProcessed(file) && passes(file));
 		if (match) {
 			const extra = settings.includeValues
-				? await valuesField.call(this, String(match.fileId), undefined, true)
+				? await valuesField.call(this, String(match.fileId), policy, true)
 				: {};
 			return [withoutSecrets([{ json: withLeadingKeys({ ...match, ...extra }) }], apiKeysOf(this))];
 		}

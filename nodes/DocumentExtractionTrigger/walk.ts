@@ -4,6 +4,7 @@ import type { FilePage, FileRecord } from '../shared/api';
 import { FILE_PAGE_SIZE, listFiles } from '../shared/api';
 import { TRIGGER_LIMITS } from '../shared/limits';
 import { PagingGuard, pagingNodeError } from '../shared/paging';
+import type { RequestPolicy } from '../shared/run';
 import type { FileStream } from './files';
 import { stampOf } from './files';
 import type { Position } from './position';
@@ -55,6 +56,7 @@ export class Walker {
 
 	constructor(
 		private readonly context: IPollFunctions,
+		private readonly policy: RequestPolicy,
 		private readonly stream: FileStream,
 		private readonly mayGoOn: MayGoOn,
 	) {
@@ -85,13 +87,17 @@ export class Walker {
 
 	private async list(anchor: string | null, page: number, limit: number): Promise<FilePage> {
 		this.guard.request();
-		return await listFiles.call(this.context, {
-			...(anchor === null ? {} : { [this.stream.afterParameter]: anchor }),
-			sortBy: this.stream.sortBy,
-			sortOrder: 'ASC',
-			page,
-			limit,
-		});
+		return await listFiles.call(
+			this.context,
+			{
+				...(anchor === null ? {} : { [this.stream.afterParameter]: anchor }),
+				sortBy: this.stream.sortBy,
+				sortOrder: 'ASC',
+				page,
+				limit,
+			},
+			{ policy: this.policy },
+		);
 	}
 
 	private canList(): boolean {

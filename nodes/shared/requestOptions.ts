@@ -1,16 +1,24 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { ANSWER_LIMITS, LOW_SPEED_TIME_PARAMETER, MAX_ANSWER_PARAMETER, MAX_WAIT_PARAMETER, MIN_SPEED_PARAMETER, REQUEST_TIMEOUT_PARAMETER, SPEED_LIMITS, WAIT_LIMITS } from './limits';
+import { ANSWER_LIMITS, SPEED_LIMITS, WAIT_LIMITS } from './limits';
 
 /**
  * The options of the request path (nodes/shared/limits.ts) as both nodes offer
- * them: every Options collection holds them, and the transport reads them by name.
+ * them: every Options collection holds them, and requestPolicy.ts reads them by name into the
+ * request policy of an item or a poll.
  */
 
-/** The collection every operation's options are in (the transport reads `options.<name>`). */
+/** The collection every operation's options are in (requestPolicy.ts reads `options.<name>`). */
 const OPTIONS = 'options';
 
-/** The name of an option in the Options collection, from the path the transport reads it at. */
+/** Where each option is read, inside the Options collection. */
+export const MAX_WAIT_PARAMETER = 'options.maxRateLimitWait';
+export const REQUEST_TIMEOUT_PARAMETER = 'options.requestTimeout';
+export const MAX_ANSWER_PARAMETER = 'options.maxAnswerSize';
+export const MIN_SPEED_PARAMETER = 'options.minTransferSpeed';
+export const LOW_SPEED_TIME_PARAMETER = 'options.lowSpeedTime';
+
+/** The name of an option in the Options collection, from the path requestPolicy.ts reads it at. */
 function optionName(parameterPath: string): string {
 	return parameterPath.slice(`${OPTIONS}.`.length);
 }
@@ -24,7 +32,7 @@ const MIN_MIN_SPEED_KBPS = SPEED_LIMITS.minMinSpeedKbps;
 const DEFAULT_LOW_SPEED_SECONDS = SPEED_LIMITS.defaultLowSpeedSeconds;
 
 /**
- * Goes into every operation's Options collection; the transport reads it at MAX_WAIT_PARAMETER.
+ * Goes into every operation's Options collection; requestPolicy.ts reads it at MAX_WAIT_PARAMETER.
  * Its name stays `maxRateLimitWait` so that saved workflows keep their value.
  */
 const maxRetryWaitOption: INodeProperties = {
@@ -37,7 +45,7 @@ const maxRetryWaitOption: INodeProperties = {
 		'How long one item may spend in total waiting and trying its requests again: after "too many requests" (HTTP 429, the node waits as long as the API asks, at least 1 second, and holds every request made with the same API key in this n8n, other executions too) and after server or network failures (0.5, 1, 2 … seconds). When a wait would go past it, the item fails and says why. 0 never waits: the first 429 or failure fails the item.',
 };
 
-/** Goes into every operation's Options collection; the transport reads it at REQUEST_TIMEOUT_PARAMETER. */
+/** Goes into every operation's Options collection; requestPolicy.ts reads it at REQUEST_TIMEOUT_PARAMETER. */
 const requestTimeoutOption: INodeProperties = {
 	displayName: 'Request Timeout (Seconds)',
 	name: optionName(REQUEST_TIMEOUT_PARAMETER),
@@ -48,7 +56,7 @@ const requestTimeoutOption: INodeProperties = {
 		'How long one request to the API may take, from sending it to the last byte of its answer, and how long a file upload or download may go without moving a byte, before it is abandoned (and tried again when that is safe). All the attempts and waits of one request end within Request Timeout + Max Retry Wait.',
 };
 
-/** Goes into every operation's Options collection; the transport reads it at MAX_ANSWER_PARAMETER. */
+/** Goes into every operation's Options collection; requestPolicy.ts reads it at MAX_ANSWER_PARAMETER. */
 const maxAnswerSizeOption: INodeProperties = {
 	displayName: 'Max Answer Size (MB)',
 	name: optionName(MAX_ANSWER_PARAMETER),

@@ -1,4 +1,4 @@
-import { ANSWER_LIMITS } from './limits';
+import { ANSWER_LIMITS, TEXT_LIMITS } from './limits';
 
 /**
  * Text from the service, made short and safe for a message: each function reads its input once,
@@ -67,12 +67,12 @@ function xmlElement(text: string, name: string, maxLength: number): string | und
  */
 export function summarizeText(text: string): string | undefined {
 	const head = text.length > ANSWER_LIMITS.summarisedTextBytes ? text.slice(0, ANSWER_LIMITS.summarisedTextBytes) : text;
-	const xmlMessage = xmlElement(head, 'Message', 300);
-	const xmlCode = xmlElement(head, 'Code', 100);
+	const xmlMessage = xmlElement(head, 'Message', TEXT_LIMITS.storageMessageChars);
+	const xmlCode = xmlElement(head, 'Code', TEXT_LIMITS.storageCodeChars);
 	if (xmlCode || xmlMessage) return [xmlCode, xmlMessage].filter(Boolean).join(': ');
 	const plain = withoutMarkup(head);
 	if (!plain) return undefined;
-	return plain.length > 200 ? `${plain.slice(0, 200)}…` : plain;
+	return plain.length > TEXT_LIMITS.plainTextChars ? `${plain.slice(0, TEXT_LIMITS.plainTextChars)}…` : plain;
 }
 
 /** A size for a person: bytes, KB or MB (1024-based, as the options count). */

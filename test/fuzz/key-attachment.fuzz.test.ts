@@ -22,9 +22,9 @@
  * - K6 (returned URLs carry no key and are judged on the host): the path of a URL the API hands
  *   back, however spelled, never changes whether it is accepted.
  *
- * Runs: FUZZ_RUNS per property (default 300, `npm run fuzz` runs 5,000); the seed is fixed in
- * `npm test` and drawn anew in long runs unless FUZZ_SEED gives it (fast-check prints the seed
- * and the path of any counterexample; each one found becomes a named test in test/node/).
+ * Runs: 300 per property from a fixed seed in `npm test`; `npm run fuzz` runs FUZZ_RUNS (5,000)
+ * and FUZZ_SEED picks another seed (test/fuzz/runs.ts). fast-check prints the seed and path of a
+ * counterexample; each one found is a named test in test/node/ (listed in docs/security.md).
  */
 import { parse as legacyParse } from 'node:url';
 
@@ -37,12 +37,11 @@ import { API_PATH_PREFIX, approveBaseUrl, pathAmbiguity } from '../../credential
 import { isId } from '../../nodes/shared/api/ids';
 import { approveReturnedUrl } from '../../nodes/shared/transport/returnedUrls';
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
-const LONG_RUN = process.env.FUZZ_RUNS !== undefined;
-function settings(fixedSeed: number): fc.Parameters<unknown> {
-	const seed = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : LONG_RUN ? Date.now() ^ fixedSeed : fixedSeed;
-	return { numRuns: RUNS, seed, endOnFailure: false };
-}
+import { fuzzParameters, fuzzTimeout } from './runs';
+
+/** Runs of each property in `npm test` (fixed seed); `npm run fuzz` scales them (test/fuzz/runs.ts). */
+const RUNS = 300;
+jest.setTimeout(fuzzTimeout(RUNS, 3));
 
 const KEY = 'dex_fuzz_key_0123456789abcdef';
 
@@ -242,7 +241,7 @@ describe('K1: the key goes only to the API origin, under the Base URL prefix, wh
 				attachedCount++;
 				expect({ url: combined(options), safe: keyMayGo(combined(options), baseUrl) }).toEqual({ url: combined(options), safe: true });
 			}),
-			settings(3401 + index),
+			fuzzParameters(RUNS),
 		);
 		// The generator reaches the accepting side too, or the property says nothing.
 		expect(attachedCount).toBeGreaterThan(0);
@@ -309,7 +308,7 @@ describe('K2 and K3: headers', () => {
 				expect(sent['x-api-key']).toBe(KEY);
 				expect(sentNames).not.toContain('content-length');
 			}),
-			settings(3410),
+			fuzzParameters(RUNS),
 		);
 		expect(attachedCount).toBeGreaterThan(0);
 	});
@@ -333,7 +332,7 @@ describe('K2 and K3: headers', () => {
 				const sent = await attached(credentials, options);
 				expect({ options, attached: sent !== undefined }).toEqual({ options, attached: true });
 			}),
-			settings(3411),
+			fuzzParameters(RUNS),
 		);
 	});
 });
@@ -368,7 +367,7 @@ describe('K4: an accepted Base URL Override has one reading', () => {
 				const decodedPrefix = approved.pathPrefix;
 				expect({ text, readings: readings(path) }).toEqual({ text, readings: [decodedPrefix] });
 			}),
-			settings(3420),
+			fuzzParameters(RUNS),
 		);
 		expect(acceptedCount).toBeGreaterThan(0);
 	});
@@ -389,7 +388,7 @@ describe('K4: an accepted Base URL Override has one reading', () => {
 					expect(readings(new URL(`https://${host}${path}`).pathname.replace(/\/+$/, '')).every((reading) => reading === '' || reading === API_PATH_PREFIX)).toBe(true);
 				},
 			),
-			settings(3421),
+			fuzzParameters(RUNS),
 		);
 	});
 });
@@ -403,7 +402,7 @@ describe('K5 and K6: IDs into paths, URLs handed back', () => {
 				expect(pathAmbiguity(`/prod/v1/files/${encodeURIComponent(id)}/values`)).toBeUndefined();
 				expect(readings(`/prod/v1/files/${encodeURIComponent(id)}/values`)).toEqual([`/prod/v1/files/${id}/values`]);
 			}),
-			settings(3430),
+			fuzzParameters(RUNS),
 		);
 	});
 
@@ -424,7 +423,7 @@ describe('K5 and K6: IDs into paths, URLs handed back', () => {
 				};
 				expect({ withPath, verdict: verdict(withPath) }).toEqual({ withPath, verdict: verdict(`https://${host}/`) });
 			}),
-			settings(3431),
+			fuzzParameters(RUNS),
 		);
 	});
 });

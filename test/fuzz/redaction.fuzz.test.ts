@@ -15,8 +15,9 @@
  * - R4 (errors too): an error's message, description, context (keys too), errorResponse and cause
  *   hold no secret after scrubError.
  *
- * Runs: FUZZ_RUNS per property (default 300; `npm run fuzz` runs 5,000), fixed seeds in `npm
- * test`, a fresh seed in long runs unless FUZZ_SEED gives it.
+ * Runs: 300 per property from a fixed seed in `npm test`; `npm run fuzz` runs FUZZ_RUNS (5,000)
+ * and FUZZ_SEED picks another seed (test/fuzz/runs.ts). Counterexamples found are named tests in
+ * test/node/deep-redaction.test.ts.
  */
 import * as fc from 'fast-check';
 import { NodeApiError } from 'n8n-workflow';
@@ -24,12 +25,11 @@ import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 
 import { redact, redactDeep, scrubError, withoutSecrets } from '../../nodes/shared/transport/secrets';
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
-const LONG_RUN = process.env.FUZZ_RUNS !== undefined;
-function settings(fixedSeed: number): fc.Parameters<unknown> {
-	const seed = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : LONG_RUN ? Date.now() ^ fixedSeed : fixedSeed;
-	return { numRuns: RUNS, seed, endOnFailure: false };
-}
+import { fuzzParameters, fuzzTimeout } from './runs';
+
+/** Runs of each property in `npm test` (fixed seed); `npm run fuzz` scales them (test/fuzz/runs.ts). */
+const RUNS = 300;
+jest.setTimeout(fuzzTimeout(RUNS, 25));
 
 /** The forms a secret is looked for in (the oracle's own list: as is, URL-encoded, JSON-escaped). */
 function formsOf(secret: string): string[] {
@@ -187,7 +187,7 @@ describe('redaction, over generated values', () => {
 					expect(JSON.stringify(output) ?? '').not.toContain(secrets[0]);
 				}
 			}),
-			settings(3440),
+			fuzzParameters(RUNS),
 		);
 	});
 
@@ -199,7 +199,7 @@ describe('redaction, over generated values', () => {
 				expect([...listings.values()].filter((count) => count > 1)).toEqual([]);
 				expect([...reads.entries()].filter(([, count]) => count > 1)).toEqual([]);
 			}),
-			settings(3441),
+			fuzzParameters(RUNS),
 		);
 	});
 
@@ -211,7 +211,7 @@ describe('redaction, over generated values', () => {
 				expect(redactDeep(output, secrets) === output).toBe(true);
 				if (leftovers(value, secrets).length === 0) expect(output === value).toBe(true);
 			}),
-			settings(3442),
+			fuzzParameters(RUNS),
 		);
 	});
 
@@ -235,7 +235,7 @@ describe('redaction, over generated values', () => {
 				expect(shown.filter((text) => secrets.flatMap(formsOf).some((form) => form !== '' && text.includes(form)))).toEqual([]);
 				expect(leftovers([error.context, (error as unknown as { errorResponse: unknown }).errorResponse, (error as { cause?: unknown }).cause], secrets)).toEqual([]);
 			}),
-			settings(3443),
+			fuzzParameters(RUNS),
 		);
 	});
 
@@ -245,7 +245,7 @@ describe('redaction, over generated values', () => {
 				const result = redact(text, [secret]);
 				expect(formsOf(secret).filter((form) => form !== '' && result.includes(form))).toEqual([]);
 			}),
-			settings(3444),
+			fuzzParameters(RUNS),
 		);
 	});
 });

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions, INodeType } from 'n8n-workflow';
 
-import { CREDENTIAL_TEST_METHOD } from '../../credentials/credentialTest';
+import { CREDENTIAL_TEST_METHOD } from '../../nodes/shared/credentialTest';
 import { keyLeaks } from '../../dev/emulator';
 import { block as blockDns, unblock as unblockDns } from '../../dev/n8n/dns-block.cjs';
 import { startSelfSignedHttps } from '../../dev/self-signed-https';

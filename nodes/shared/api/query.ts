@@ -36,7 +36,7 @@ function readQueryPage(body: IDataObject): QueryPage {
 }
 
 /** POST /query/execute: one page of rows. The API ignores Idempotency-Key here: repeated like a read. */
-export async function executeQuery(this: ApiContext, body: QueryRequest, call: ApiCall = {}): Promise<QueryPage> {
+export async function executeQuery(this: ApiContext, body: QueryRequest, call: ApiCall): Promise<QueryPage> {
 	const answer = await apiRequest.call(this, { ...ENDPOINTS.executeQuery, body, safeToRepeat: true, ...call });
 	return readQueryPage(answer);
 }

@@ -15,15 +15,16 @@
  *   ids.ts       UUIDs, 24-hex IDs and lists of them
  *   lists.ts     a list as an array or as text split at a separator
  *
- * Reading: `readParameter` (run/context.ts) reads a parameter in any context. Showing: `shown`
- * and `printable` live in credentials/shown.ts, since the credential shows values too and
+ *   read.ts      a parameter read in any context (`readParameter`)
+ *
+ * Showing: `shown` and `printable` live in credentials/shown.ts, since the credential shows values too and
  * credentials/ imports nothing from nodes/.
  *
  * Layer rule: this module imports only n8n-workflow, luxon, credentials/, run/context.ts and the
  * ID forms (api/ids.ts), never the API layer's entry, the request path or the run scope, so the
  * limits and the request path can read their options through it without an import circle.
  */
-export { readParameter } from '../run/context';
+export { readParameter } from './read';
 export { printable, shown } from '../../../credentials/shown';
 export { invalidParameter } from './message';
 export { given, optionalText, requireText, textOf } from './text';

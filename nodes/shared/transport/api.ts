@@ -2,17 +2,18 @@ import type { IDataObject, IHttpRequestMethods, JsonObject } from 'n8n-workflow'
 import { NodeApiError } from 'n8n-workflow';
 
 import { API_PATH_PREFIX } from '../../../credentials/hosts';
+import { TEXT_LIMITS } from '../limits';
 import type { Deadline } from '../run/waitBudget';
 import { cancelledError, isCancelled } from '../run/cancel';
 import { connectionFor } from './connection';
 import type { ApiContext } from '../run/context';
-import { cancelSignalOf } from '../run/context';
+import type { RequestPolicy } from '../run/policy';
 import { buildApiError, buildNetworkError, buildRedirectError, tooLargeError } from './errors';
 import { send } from './http';
 import type { AttemptResult } from './retry';
 import { isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs, withRetries } from './retry';
 import { redact } from './secrets';
-import { budgetFor, limitsOf, secretsOf, waitDeadlineOf } from '../run/scope';
+import { secretsOf } from '../run/scope';
 import { TransferWatch } from './watch';
 
 export interface ApiRequest {
@@ -33,8 +34,8 @@ export interface ApiRequest {
 	 * network error like a GET.
 	 */
 	safeToRepeat?: boolean;
-	/** The item the call is for: named in errors, and whose options and wait budget apply. */
-	itemIndex?: number;
+	/** The bounds of the item (the poll, the editor lookup) the call is for; its item is named in errors. */
+	policy: RequestPolicy;
 	/**
 	 * No attempt starts and no retry wait ends after this moment, and an attempt's time never
 	 * reaches past it: e.g. the Wait Timeout of Wait for Completion.
@@ -92,10 +93,11 @@ export async function apiRequestWithResponse(
 	this: ApiContext,
 	request: ApiRequest,
 ): Promise<ApiResponse> {
-	const { base, secrets, credentials, gate } = await connectionFor(this, request.itemIndex);
+	const { policy } = request;
+	const { itemIndex } = policy;
+	const { base, secrets, credentials, gate } = await connectionFor(this, itemIndex);
 	const path = `${API_PATH_PREFIX}${request.path}`;
 	const url = `${base.url}${path}`;
-	const limits = limitsOf(this, request.itemIndex);
 
 	const headers: IDataObject = { Accept: 'application/json, application/problem+json' };
 	if (request.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -103,7 +105,7 @@ export async function apiRequestWithResponse(
 	const repeatable = isRetrySafe(request);
 
 	const attempt = async (attemptNumber: number, timeoutMs: number): Promise<AttemptResult<ApiResponse>> => {
-		const watch = new TransferWatch({ deadlineMs: timeoutMs, cancelSignal: cancelSignalOf(this) });
+		const watch = new TransferWatch({ deadlineMs: timeoutMs, cancelSignal: policy.cancelSignal });
 		let result;
 		try {
 			result = await send(this, {
@@ -114,7 +116,7 @@ export async function apiRequestWithResponse(
 				body: request.body,
 				credentials,
 				watch,
-				answer: { mode: 'buffer', maxBytes: limits.maxAnswerBytes },
+				answer: { mode: 'buffer', maxBytes: policy.maxAnswerBytes },
 			});
 		} finally {
 			watch.stop();
@@ -133,7 +135,7 @@ export async function apiRequestWithResponse(
 					code: timedOut ? 'TIMEOUT' : networkErrorCode(error),
 					cause: `${timedOut ? `no complete answer within ${Math.round(timeoutMs / 1000)} s` : redact((error as Error)?.message ?? 'unknown error', secretsOf(this).concat(secrets))}${note ? `\n${note}` : ''}`,
 					attempts: attemptNumber,
-					itemIndex: request.itemIndex,
+					itemIndex,
 					secrets,
 					timeoutMs,
 					note,
@@ -149,7 +151,7 @@ export async function apiRequestWithResponse(
 				tooLargeError(this.getNode(), {
 					what: `The API's answer to ${request.method} ${path}`,
 					limitBytes: tooLarge.limitBytes,
-					itemIndex: request.itemIndex,
+					itemIndex,
 				});
 			return { ok: false, failure: { kind: 'failed', repeatable: false, giveUp } };
 		}
@@ -172,7 +174,7 @@ export async function apiRequestWithResponse(
 				statusCode: status,
 				location: answer.headers.location,
 				what: `The API (${request.method} ${path})`,
-				itemIndex: request.itemIndex,
+				itemIndex,
 				secrets,
 				advice: REDIRECT_ADVICE,
 			});
@@ -186,7 +188,7 @@ export async function apiRequestWithResponse(
 				headers: answer.headers,
 				method: request.method,
 				path,
-				itemIndex: request.itemIndex,
+				itemIndex,
 				secrets,
 				note,
 			});
@@ -209,7 +211,7 @@ export async function apiRequestWithResponse(
 	return await withRetries(
 		{
 			context: this,
-			budget: budgetFor(this, request.itemIndex),
+			policy,
 			gate,
 			gateRefusal: (waitMs) =>
 				buildApiError(this.getNode(), {
@@ -219,13 +221,11 @@ export async function apiRequestWithResponse(
 					},
 					method: request.method,
 					path,
-					itemIndex: request.itemIndex,
+					itemIndex,
 					secrets,
 				}),
-			requestTimeoutMs: limits.requestTimeoutMs,
 			chargeRepeatedAttempts: true,
 			deadline: request.deadline,
-			waitDeadline: waitDeadlineOf(this),
 		},
 		attempt,
 	);
@@ -245,7 +245,7 @@ export function unexpectedResponse(
 	itemIndex?: number,
 ): NodeApiError {
 	const secrets = secretsOf(context);
-	const shown = redact(JSON.stringify(body) ?? '', secrets).slice(0, 500);
+	const shown = redact(JSON.stringify(body) ?? '', secrets).slice(0, TEXT_LIMITS.unexpectedAnswerChars);
 	return new NodeApiError(context.getNode(), { unexpected: shown } as JsonObject, {
 		message: `The API answered ${what} in an unexpected shape`,
 		description: shown,

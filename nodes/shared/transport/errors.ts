@@ -1,8 +1,9 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { explainConnectionFailure } from '../../../credentials/connectionFailure';
+import { explainConnectionFailure } from '../connectionFailure';
 import { isFixedInstanceHost } from '../../../credentials/hosts';
+import { TEXT_LIMITS } from '../limits';
 import { redact, redactQuery } from './secrets';
 import { sizeText, summarizeText, trimTrailingStops } from '../text';
 
@@ -69,7 +70,7 @@ function str(value: unknown): string | undefined {
 }
 
 /** At most `max` characters of a text the service sent, so a huge answer cannot flood a message. */
-function clip(text: string | undefined, max = 500): string | undefined {
+function clip(text: string | undefined, max: number): string | undefined {
 	if (text === undefined) return undefined;
 	return text.length > max ? `${text.slice(0, max)}…` : text;
 }
@@ -81,12 +82,12 @@ function asProblem(body: unknown): Problem {
 
 export function describeViolation(violation: Violation): string {
 	const where = violation.pointer
-		? `field ${clip(str(violation.pointer), 200)}`
+		? `field ${clip(str(violation.pointer), TEXT_LIMITS.violationFieldChars)}`
 		: violation.parameter
-			? `parameter ${clip(str(violation.parameter), 200)}`
+			? `parameter ${clip(str(violation.parameter), TEXT_LIMITS.violationFieldChars)}`
 			: 'request';
-	const what = clip(str(violation.detail), 300) ?? 'is invalid';
-	const code = clip(str(violation.code), 60);
+	const what = clip(str(violation.detail), TEXT_LIMITS.violationDetailChars) ?? 'is invalid';
+	const code = clip(str(violation.code), TEXT_LIMITS.codeChars);
 	return `${where}: ${what}${code ? ` (${code})` : ''}`;
 }
 
@@ -98,14 +99,17 @@ export function buildApiError(node: INode, input: ApiErrorInput): NodeApiError {
 	const textBody = typeof input.body === 'string' ? summarizeText(input.body) : undefined;
 	const status = input.statusCode;
 
-	const title = clean(clip(str(problem.title) ?? str(problem.error) ?? str(input.statusMessage), 200));
-	const detail = clean(clip(str(problem.detail) ?? str(problem.message) ?? textBody));
+	const title = clean(clip(str(problem.title) ?? str(problem.error) ?? str(input.statusMessage), TEXT_LIMITS.titleChars));
+	const detail = clean(clip(str(problem.detail) ?? str(problem.message) ?? textBody, TEXT_LIMITS.detailChars));
 	const headline = title && detail && title !== detail ? `${title}: ${detail}` : (detail ?? title);
-	const code = clean(clip(str(problem.code), 60));
+	const code = clean(clip(str(problem.code), TEXT_LIMITS.codeChars));
 	const requestId = clean(
-		clip(str(problem.requestId) ?? str(input.headers?.['x-request-id']) ?? str(input.headers?.['x-amzn-requestid']), 100),
+		clip(
+			str(problem.requestId) ?? str(input.headers?.['x-request-id']) ?? str(input.headers?.['x-amzn-requestid']),
+			TEXT_LIMITS.requestIdChars,
+		),
 	);
-	const violations = (Array.isArray(problem.errors) ? problem.errors.slice(0, 20) : []).map((violation) =>
+	const violations = (Array.isArray(problem.errors) ? problem.errors.slice(0, TEXT_LIMITS.violationsShown) : []).map((violation) =>
 		redact(describeViolation(violation && typeof violation === 'object' ? violation : {}), secrets),
 	);
 	const hint = hintFor(status, `${title ?? ''} ${detail ?? ''}`);

@@ -58,7 +58,7 @@ export async function apiRequestAllItems(
 		idOf: options.idOf ?? defaultIdOf,
 		whatToDo: 'Try again later, or report it to the service.',
 		whatToDoAtCap: 'Turn off Return All and set a Limit, or narrow the list with its filters.',
-		fail: (problem) => pagingNodeError(this.getNode(), problem, request.itemIndex),
+		fail: (problem) => pagingNodeError(this.getNode(), problem, request.policy.itemIndex),
 	});
 	return await readPages(guard, async (page) => {
 		const body = await apiRequest.call(this, {

@@ -22,9 +22,9 @@ interface GateState {
 }
 
 /** Gates kept at most; the oldest is dropped past it (a dropped gate only forgets an old pause). */
-const MAX_GATES = 1000;
+const MAX_GATES = WAIT_LIMITS.rateGateMaxKept;
 /** A gate that has been open for this long is forgotten. */
-const FORGET_AFTER_MS = 10 * 60_000;
+const FORGET_AFTER_MS = WAIT_LIMITS.rateGateForgetAfterMs;
 
 const gates = new Map<string, GateState>();
 

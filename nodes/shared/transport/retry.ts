@@ -1,11 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { Deadline, WaitBudget } from '../run/waitBudget';
+import type { RequestPolicy } from '../run/policy';
+import type { Deadline } from '../run/waitBudget';
 import { pause, throwIfCancelled } from '../run/cancel';
 import { waitClock } from '../run/clock';
 import type { ApiContext } from '../run/context';
-import { WAIT_LIMITS } from '../limits';
+import { TEXT_LIMITS, WAIT_LIMITS } from '../limits';
 import type { RateLimitGate } from './rateGate';
 
 /**
@@ -54,7 +55,7 @@ export function retryAfterMs(body: IDataObject | undefined, headers: IDataObject
 	}
 	const header = headers?.['retry-after'];
 	const text = Array.isArray(header) ? String(header[0]) : header === undefined || header === null ? '' : String(header);
-	if (text.trim() === '' || text.length > 100) return undefined;
+	if (text.trim() === '' || text.length > TEXT_LIMITS.retryAfterHeaderChars) return undefined;
 	const seconds = Number(text);
 	if (Number.isFinite(seconds)) return seconds * 1000;
 	const date = Date.parse(text);
@@ -113,14 +114,14 @@ const TRANSIENT_NETWORK_CODES = new Set([
 
 /** A network library's error code: capitals and underscores, E… / ERR_… / UND_ERR_… or a certificate code. */
 function isNetworkCode(code: string): boolean {
-	if (code.length > 60 || !/^[A-Z_]+$/.test(code)) return false;
+	if (code.length > TEXT_LIMITS.networkCodeChars || !/^[A-Z_]+$/.test(code)) return false;
 	return code.startsWith('E') || code.startsWith('UND_ERR_') || code.includes('CERT');
 }
 
 /** The low-level network error code inside an error thrown by n8n's HTTP helpers, if any. */
 export function networkErrorCode(error: unknown): string | undefined {
 	let current: unknown = error;
-	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+	for (let depth = 0; depth < TEXT_LIMITS.causeDepth && current && typeof current === 'object'; depth++) {
 		const code = (current as { code?: unknown }).code;
 		if (typeof code === 'string' && isNetworkCode(code)) return code;
 		current = (current as { cause?: unknown }).cause;
@@ -131,7 +132,7 @@ export function networkErrorCode(error: unknown): string | undefined {
 /** Whether any error in the cause chain has a network code worth a retry. */
 export function isTransientNetworkError(error: unknown): boolean {
 	let current: unknown = error;
-	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+	for (let depth = 0; depth < TEXT_LIMITS.causeDepth && current && typeof current === 'object'; depth++) {
 		const code = (current as { code?: unknown }).code;
 		if (typeof code === 'string' && TRANSIENT_NETWORK_CODES.has(code)) return true;
 		current = (current as { cause?: unknown }).cause;
@@ -141,7 +142,8 @@ export function isTransientNetworkError(error: unknown): boolean {
 
 interface RetryOptions {
 	context: ApiContext;
-	budget: WaitBudget;
+	/** The item's (the poll's) bounds: Request Timeout, the Max Retry Wait budget, the poll's time. */
+	policy: RequestPolicy;
 	/** API requests pass through the key's rate-limit gate; storage requests do not. */
 	gate?: RateLimitGate;
 	/** Makes the error for a request held at the gate longer than its budget allows. */
@@ -154,10 +156,6 @@ interface RetryOptions {
 	deadline?: Deadline;
 	/** The error when the deadline has passed before any attempt failed. */
 	deadlineError?: () => Error;
-	/** No wait ends after this moment (a poll's time); attempts themselves are not cut short by it. */
-	waitDeadline?: Deadline;
-	/** Request Timeout: the longest one attempt may take. */
-	requestTimeoutMs: number;
 	/**
 	 * Whether attempts after the first are charged to the budget, so that the whole call ends
 	 * within Request Timeout + Max Retry Wait (API calls). Storage transfers, whose attempts last
@@ -177,7 +175,8 @@ export async function withRetries<T>(
 	options: RetryOptions,
 	attempt: (attemptNumber: number, timeoutMs: number) => Promise<AttemptResult<T>>,
 ): Promise<T> {
-	const { context, budget, gate } = options;
+	const { context, gate } = options;
+	const { budget, requestTimeoutMs, waitDeadline } = options.policy;
 	const maxFailureRetries = options.maxFailureRetries ?? WAIT_LIMITS.maxFailureRetries;
 	let failureRetries = 0;
 	let rateLimits = 0;
@@ -188,10 +187,10 @@ export async function withRetries<T>(
 		await passGate(options, lastFailure, attemptNumber);
 
 		// The first attempt has the Request Timeout; every later one only what the budget has left.
-		let timeoutMs = options.requestTimeoutMs;
+		let timeoutMs = requestTimeoutMs;
 		if (attemptNumber > 1 && options.chargeRepeatedAttempts) timeoutMs = Math.min(timeoutMs, budget.remainingMs());
 		if (options.deadline) timeoutMs = Math.min(timeoutMs, options.deadline.at - waitClock.now());
-		if (timeoutMs < Math.min(WAIT_LIMITS.minAttemptMs, options.requestTimeoutMs)) {
+		if (timeoutMs < Math.min(WAIT_LIMITS.minAttemptMs, requestTimeoutMs)) {
 			const deadlineOver = options.deadline !== undefined && options.deadline.at - waitClock.now() < WAIT_LIMITS.minAttemptMs;
 			const note = deadlineOver
 				? (options.deadline?.note ?? 'The time allowed for this request is over')
@@ -229,8 +228,8 @@ export async function withRetries<T>(
 		if (options.deadline !== undefined && waitClock.now() + delayMs >= options.deadline.at) {
 			throw endedByDeadline(failure.giveUp(join(options.deadline.note, tries(attemptNumber))));
 		}
-		if (options.waitDeadline !== undefined && waitClock.now() + delayMs >= options.waitDeadline.at) {
-			throw failure.giveUp(join(options.waitDeadline.note, tries(attemptNumber)));
+		if (waitDeadline !== undefined && waitClock.now() + delayMs >= waitDeadline.at) {
+			throw failure.giveUp(join(waitDeadline.note, tries(attemptNumber)));
 		}
 		if (failure.kind === 'rate-limited' && gate) {
 			// The pause holds every request with this key; this one waits for it at the gate.
@@ -243,17 +242,18 @@ export async function withRetries<T>(
 
 /** Waits at the key's rate-limit gate for this request's turn, or refuses when the wait does not fit. */
 async function passGate(options: RetryOptions, lastFailure: AttemptFailure | undefined, attemptNumber: number): Promise<void> {
-	const { context, budget, gate } = options;
+	const { context, gate } = options;
+	const { budget, waitDeadline } = options.policy;
 	if (!gate) return;
 	// Bounded: each round either returns, throws, or waits (charged to the budget).
 	for (;;) {
 		const held = gate.reserve();
 		if (held <= 0) return;
-		const pastWaitDeadline = options.waitDeadline !== undefined && waitClock.now() + held >= options.waitDeadline.at;
+		const pastWaitDeadline = waitDeadline !== undefined && waitClock.now() + held >= waitDeadline.at;
 		const pastDeadline = options.deadline !== undefined && waitClock.now() + held >= options.deadline.at;
 		if (!budget.allows(held) || pastWaitDeadline || pastDeadline) {
 			const limit = pastWaitDeadline
-				? (options.waitDeadline?.note ?? '')
+				? (waitDeadline?.note ?? '')
 				: pastDeadline
 					? (options.deadline?.note ?? '')
 					: `more than this item may still wait (${budget.describe()})`;

@@ -6,14 +6,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { executeQuery } from '../../../shared/api';
+import type { Violation } from '../../../shared/api';
+import { describeViolation, executeQuery } from '../../../shared/api';
 import { PAGING_LIMITS } from '../../../shared/limits';
 import { PagingGuard, pagingNodeError } from '../../../shared/paging';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { DOCUMENTATION_URL, resultLimit, returnAllParameters } from '../../descriptions/common';
+import type { ItemPolicy } from '../../../shared/run';
 import { requireBoolean, requireIdList, requireJson, requireNumber, requireOneOf } from '../../../shared/parameters';
-import type { Violation } from '../../../shared/transport';
-import { describeViolation } from '../../../shared/transport';
 
 /** The example configuration the editor starts with: it runs in any workspace. */
 const EXAMPLE_QUERY_CONFIG = `{
@@ -174,6 +174,7 @@ function rowsGuard(this: IExecuteFunctions, itemIndex: number, pageSize: number)
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<INodeExecutionData[]> {
 	const queryConfig = buildQueryConfig.call(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -202,7 +203,7 @@ export async function execute(
 		const answer = await executeQuery.call(
 			this,
 			{ queryConfig, options: { limit: requested, offset, ...(skipCache ? { skipCache: true } : {}) } },
-			{ itemIndex },
+			{ policy },
 		);
 		if (answer.errors.length && !ignoreQueryErrors) {
 			throw queryErrorsFailure.call(this, answer.errors, itemIndex);
