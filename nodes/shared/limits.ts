@@ -179,8 +179,6 @@ export const TEXT_LIMITS = {
 	networkCodeChars: 60,
 	/** … looked for this many causes deep. */
 	causeDepth: 5,
-	/** Redaction walks a value this many levels deep. */
-	redactionDepth: 20,
 } as const;
 
 // -------------------------------------------------------------------------------------------------
