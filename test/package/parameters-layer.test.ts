@@ -1,8 +1,8 @@
 /**
  * The layer rule of nodes/shared/parameters (its index.ts states it): it imports only itself,
  * credentials/, nodes/shared/run/context.ts and the ID forms (nodes/shared/api/ids.ts), never the
- * API layer's entry, the request path or the run scope, so the limits and the request path can
- * read their options through it without an import circle. And the one shown() lives in
+ * API layer's entry, the request path or the run scope, so that every layer above the API layer
+ * can check through it without an import circle. And the one shown() lives in
  * credentials/, which imports nothing from nodes/.
  */
 import { importGraph } from '../../scripts/import-graph';
