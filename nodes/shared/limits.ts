@@ -46,6 +46,8 @@ export const ANSWER_LIMITS = {
 	errorBodyBytes: 64 * 1024,
 	/** Of an error answer that is not JSON, at most this much text is summarised. */
 	summarisedTextBytes: 4096,
+	/** Items per list request: the API's default and largest page size (GET /files, /file-type, values). */
+	pageSize: 100,
 	/** Pages read by Return All when the API gives no total (1,000,000 items at 100 a page). */
 	maxPagesWithoutTotal: 10_000,
 	/** A download may bring this much more than the size its file record announced: 1% … */

@@ -17,7 +17,7 @@ interface PaginationOptions {
 	extract: (body: IDataObject) => PageOf;
 	/** Stop after this many items; undefined returns all. */
 	limit?: number;
-	/** Items per request; the API's default and maximum page size is 100. */
+	/** Items per request; at most the API's largest page size (ANSWER_LIMITS.pageSize). */
 	pageSize?: number;
 	/** What names an item, to see whether a page brings anything new (default: id, else fileId). */
 	idOf?: (item: IDataObject) => string | undefined;
@@ -49,7 +49,7 @@ export async function apiRequestAllItems(
 	request: ApiRequest,
 	options: PaginationOptions,
 ): Promise<IDataObject[]> {
-	const pageSize = Math.max(1, Math.min(options.pageSize ?? 100, 100));
+	const pageSize = Math.max(1, Math.min(options.pageSize ?? ANSWER_LIMITS.pageSize, ANSWER_LIMITS.pageSize));
 	const guard = new PagingGuard<IDataObject>({
 		list: request.path,
 		pageSize,
