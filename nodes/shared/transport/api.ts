@@ -3,6 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { API_PATH_PREFIX } from '../../../credentials/hosts';
 import { TEXT_LIMITS } from '../limits';
+import { jsonText } from '../text';
 import type { Deadline } from '../run/waitBudget';
 import { cancelledError, isCancelled } from '../run/cancel';
 import { connectionFor } from './connection';
@@ -245,7 +246,10 @@ export function unexpectedResponse(
 	itemIndex?: number,
 ): NodeApiError {
 	const secrets = secretsOf(context);
-	const shown = redact(JSON.stringify(body) ?? '', secrets).slice(0, TEXT_LIMITS.unexpectedAnswerChars);
+	// Enough text that a secret starting within the part shown is whole when it is redacted.
+	const longestSecret = secrets.reduce((longest, secret) => Math.max(longest, secret.length), 0);
+	const text = jsonText(body, TEXT_LIMITS.unexpectedAnswerChars + longestSecret);
+	const shown = redact(text, secrets).slice(0, TEXT_LIMITS.unexpectedAnswerChars);
 	return new NodeApiError(context.getNode(), { unexpected: shown } as JsonObject, {
 		message: `The API answered ${what} in an unexpected shape`,
 		description: shown,
