@@ -134,6 +134,8 @@ export const ITEM_LIMITS = {
 	defaultLimit: 50,
 	/** File IDs per DELETE /files request (the API recommends at most 100). */
 	deleteBatchSize: 100,
+	/** A JSON parameter nested deeper than this is refused before any request (no form or query nests more than a few levels). */
+	maxJsonDepth: 100,
 } as const;
 
 /** Names and types a binary gets from what the service said (binaryFileName, binaryMimeType). */
