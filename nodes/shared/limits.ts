@@ -14,6 +14,8 @@ export const WAIT_LIMITS = {
 	rateLimitJitterCapMs: 5_000,
 	/** After a 429's pause, requests held by the gate leave one by one, this far apart. */
 	rateLimitResumeSpacingMs: 100,
+	/** A 429 closes the key's gate for the pause it asks, at most this long (the highest Max Retry Wait). */
+	rateGateMaxHoldMs: 3600 * 1000,
 	/** A key's 429 gate is forgotten this long after its pause (or its last held request) … */
 	rateGateForgetAfterMs: 10 * 60_000,
 	/** … and at most this many gates are kept, the oldest dropped first. */
