@@ -10,7 +10,7 @@ import type { ApiContext } from '../run/context';
 import type { RequestPolicy } from '../run/policy';
 import { buildApiError, buildNetworkError, buildRedirectError, tooLargeError } from './errors';
 import { send } from './http';
-import type { AttemptResult } from './retry';
+import type { AttemptLimits, AttemptResult } from './retry';
 import { isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs, withRetries } from './retry';
 import { redact } from './secrets';
 import { secretsOf } from '../run/scope';
@@ -104,7 +104,7 @@ export async function apiRequestWithResponse(
 	if (request.idempotencyKey) headers['Idempotency-Key'] = request.idempotencyKey;
 	const repeatable = isRetrySafe(request);
 
-	const attempt = async (attemptNumber: number, timeoutMs: number): Promise<AttemptResult<ApiResponse>> => {
+	const attempt = async ({ attemptNumber, timeoutMs }: AttemptLimits): Promise<AttemptResult<ApiResponse>> => {
 		const watch = new TransferWatch({ deadlineMs: timeoutMs, cancelSignal: policy.cancelSignal });
 		let result;
 		try {
@@ -224,7 +224,6 @@ export async function apiRequestWithResponse(
 					itemIndex,
 					secrets,
 				}),
-			chargeRepeatedAttempts: true,
 			deadline: request.deadline,
 		},
 		attempt,

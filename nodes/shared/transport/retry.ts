@@ -164,24 +164,36 @@ interface RetryOptions {
 	deadline?: Deadline;
 	/** The error when the deadline has passed before any attempt failed. */
 	deadlineError?: () => Error;
+}
+
+/** What one attempt may take. */
+export interface AttemptLimits {
+	/** The attempt's number, from 1. */
+	attemptNumber: number;
 	/**
-	 * Whether attempts after the first are charged to the budget, so that the whole call ends
-	 * within Request Timeout + Max Retry Wait (API calls). Storage transfers, whose attempts last
-	 * as long as their bytes take, are bounded by their speed limit instead.
+	 * Request Timeout, or less: what the budget has left (a repeated attempt) or the time to the
+	 * call's deadline. An API attempt's deadline over its whole answer; a storage attempt's idle time.
 	 */
-	chargeRepeatedAttempts?: boolean;
+	timeoutMs: number;
+	/**
+	 * A repeated attempt only: what Max Retry Wait has left when it starts. It is charged to the
+	 * budget, so it must end by then whatever its bytes take (a storage transfer's real-time deadline).
+	 */
+	budgetLeftMs: number | undefined;
 }
 
 const join = (...notes: Array<string | undefined>) => notes.filter(Boolean).join('. ') || undefined;
 const tries = (count: number) => (count > 1 ? `Gave up after ${count} attempts` : undefined);
 
 /**
- * Runs `attempt` until it succeeds or the policy gives up. `attempt` gets the attempt number
- * (from 1) and the time it may take.
+ * Runs `attempt` until it succeeds or the policy gives up. `attempt` gets its number and the time
+ * it may take. The first attempt has the Request Timeout (and a storage transfer its speed limit);
+ * every wait and every later attempt, API and storage alike, is charged to the item's budget, so
+ * a call ends within its first attempt + Max Retry Wait.
  */
 export async function withRetries<T>(
 	options: RetryOptions,
-	attempt: (attemptNumber: number, timeoutMs: number) => Promise<AttemptResult<T>>,
+	attempt: (limits: AttemptLimits) => Promise<AttemptResult<T>>,
 ): Promise<T> {
 	const { context, gate } = options;
 	const { budget, requestTimeoutMs, waitDeadline } = options.policy;
@@ -195,8 +207,9 @@ export async function withRetries<T>(
 		await passGate(options, lastFailure, attemptNumber);
 
 		// The first attempt has the Request Timeout; every later one only what the budget has left.
+		const budgetLeftMs = attemptNumber > 1 ? budget.remainingMs() : undefined;
 		let timeoutMs = requestTimeoutMs;
-		if (attemptNumber > 1 && options.chargeRepeatedAttempts) timeoutMs = Math.min(timeoutMs, budget.remainingMs());
+		if (budgetLeftMs !== undefined) timeoutMs = Math.min(timeoutMs, budgetLeftMs);
 		if (options.deadline) timeoutMs = Math.min(timeoutMs, options.deadline.at - waitClock.now());
 		if (timeoutMs < Math.min(WAIT_LIMITS.minAttemptMs, requestTimeoutMs)) {
 			const deadlineOver = options.deadline !== undefined && options.deadline.at - waitClock.now() < WAIT_LIMITS.minAttemptMs;
@@ -209,9 +222,10 @@ export async function withRetries<T>(
 			throw deadlineOver ? endedByDeadline(error) : error;
 		}
 
-		const startedAt = waitClock.now();
-		const result = await attempt(attemptNumber, timeoutMs);
-		if (attemptNumber > 1 && options.chargeRepeatedAttempts) budget.chargeAttempt(waitClock.now() - startedAt);
+		// An attempt takes real time (its bounds are real time, transport/watch.ts), whatever clock the waits use.
+		const startedAt = Date.now();
+		const result = await attempt({ attemptNumber, timeoutMs, budgetLeftMs });
+		if (budgetLeftMs !== undefined) budget.chargeAttempt(Date.now() - startedAt);
 		if (result.ok) return result.value;
 		throwIfCancelled(context);
 		const failure = result.failure;
