@@ -48,6 +48,13 @@ export const ANSWER_LIMITS = {
 	summarisedTextBytes: 4096,
 	/** Pages read by Return All when the API gives no total (1,000,000 items at 100 a page). */
 	maxPagesWithoutTotal: 10_000,
+	/**
+	 * Default of Max List Size, in MB (MiB): the answers of all the pages of one list read page by
+	 * page (Return All, Query's rows, a file's values) together; the next page may read only what is left.
+	 */
+	defaultMaxListMb: 128,
+	minMaxListMb: 1,
+	maxMaxListMb: 4096,
 	/** A download may bring this much more than the size its file record announced: 1% … */
 	downloadTolerancePercent: 1,
 	/** … and at least this many bytes. */

@@ -16,6 +16,16 @@ import { redact } from './secrets';
 import { secretsOf } from '../run/scope';
 import { TransferWatch } from './watch';
 
+/**
+ * A smaller cap than Max Answer Size for one answer, with its own error: the room a list read page
+ * by page has left under Max List Size (the paging guard's bytesLeft).
+ */
+export interface AnswerCap {
+	maxBytes: number;
+	/** The error when the answer brings more (reading stopped at maxBytes, nothing of it kept). */
+	tooLarge: () => Error;
+}
+
 export interface ApiRequest {
 	method: IHttpRequestMethods;
 	/** Path below /prod/v1, starting with a slash, e.g. `/files/upload`. */
@@ -41,6 +51,8 @@ export interface ApiRequest {
 	 * reaches past it: e.g. the Wait Timeout of Wait for Completion.
 	 */
 	deadline?: Deadline;
+	/** Read the answer only up to this cap, when it is below Max Answer Size. */
+	answerCap?: AnswerCap;
 }
 
 export interface ApiResponse {
@@ -48,6 +60,8 @@ export interface ApiResponse {
 	headers: IDataObject;
 	/** The parsed JSON answer; {} when the answer had no body. */
 	body: IDataObject;
+	/** The bytes of the answer read (what a list read page by page counts against Max List Size). */
+	bytes: number;
 }
 
 /** The answer's JSON; the text itself when it is not JSON; {} when it is empty. */
@@ -103,6 +117,8 @@ export async function apiRequestWithResponse(
 	if (request.body !== undefined) headers['Content-Type'] = 'application/json';
 	if (request.idempotencyKey) headers['Idempotency-Key'] = request.idempotencyKey;
 	const repeatable = isRetrySafe(request);
+	const cap = request.answerCap !== undefined && request.answerCap.maxBytes < policy.maxAnswerBytes ? request.answerCap : undefined;
+	const maxAnswerBytes = cap ? Math.max(0, Math.floor(cap.maxBytes)) : policy.maxAnswerBytes;
 
 	const attempt = async ({ attemptNumber, timeoutMs }: AttemptLimits): Promise<AttemptResult<ApiResponse>> => {
 		const watch = new TransferWatch({ deadlineMs: timeoutMs, cancelSignal: policy.cancelSignal });
@@ -116,7 +132,7 @@ export async function apiRequestWithResponse(
 				body: request.body,
 				credentials,
 				watch,
-				answer: { mode: 'buffer', maxBytes: policy.maxAnswerBytes },
+				answer: { mode: 'buffer', maxBytes: maxAnswerBytes },
 			});
 		} finally {
 			watch.stop();
@@ -148,7 +164,7 @@ export async function apiRequestWithResponse(
 		if (!result.ok) {
 			const tooLarge = result;
 			const giveUp = () =>
-				tooLargeError(this.getNode(), {
+				cap ? cap.tooLarge() : tooLargeError(this.getNode(), {
 					what: `The API's answer to ${request.method} ${path}`,
 					limitBytes: tooLarge.limitBytes,
 					itemIndex,
@@ -166,6 +182,7 @@ export async function apiRequestWithResponse(
 					statusCode: status,
 					headers: answer.headers,
 					body: (body && typeof body === 'object' ? body : {}) as IDataObject,
+					bytes: answer.bytes.length,
 				},
 			};
 		}
