@@ -7,7 +7,7 @@
  *   place back: the gate's wait never exceeds the pause asked plus the spacing of the requests
  *   really waiting (finding 1 of issue 34).
  */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { WAIT_LIMITS } from '../../nodes/shared/limits';
 import { runNode } from '../../dev/harness';
@@ -18,7 +18,7 @@ const clock = useFakeWaitClock();
 
 const SPACING = WAIT_LIMITS.rateLimitResumeSpacingMs;
 
-function subscription(options: IDataObject = {}, extra: { inputItems?: INodeExecutionData[]; continueOnFail?: boolean; cancelWhen?: Promise<unknown> } = {}) {
+function subscription(options: INodeParameters = {}, extra: { inputItems?: INodeExecutionData[]; continueOnFail?: boolean; cancelWhen?: Promise<unknown> } = {}) {
 	return runNode({
 		type: 'documentExtraction',
 		parameters: { resource: 'workspace', operation: 'getSubscription', options },
