@@ -2,7 +2,7 @@
  * Seeds and run counts of the request path's property tests. `npm test` runs each suite with its
  * fixed seed and its own small number of runs; `npm run fuzz` (scripts/fuzz.ts) sets FUZZ_RUNS
  * (default 5000) and, optionally, FUZZ_SEED. Suites that drive the n8n engine over HTTP cost about
- * a hundred times more per run than the pure ones, so they run FUZZ_RUNS / 50 of them.
+ * a hundred times more per run than the pure ones, so they run FUZZ_RUNS / 10 of them.
  */
 export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20261126);
 
