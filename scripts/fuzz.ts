@@ -27,7 +27,7 @@ const only = option('only');
 const pattern = only ? `${only.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*-properties\\.test\\.ts$` : '-properties\\.test\\.ts$';
 
 console.error(`[fuzz] FUZZ_RUNS=${runs}${seed ? ` FUZZ_SEED=${seed}` : ''}: every suite matching ${pattern}`);
-const result = spawnSync('npx', ['jest', '--runInBand', '--testPathPattern', pattern], {
+const result = spawnSync('npx', ['jest', '--runInBand', `--testPathPattern=${pattern}`], {
 	stdio: 'inherit',
 	env: { ...process.env, FUZZ_RUNS: runs, ...(seed ? { FUZZ_SEED: seed } : {}) },
 });

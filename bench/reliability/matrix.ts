@@ -246,6 +246,14 @@ export async function runCase(matrixCase: MatrixCase, caseIndex: number): Promis
 	}
 }
 
+/**
+ * Control and invisible characters from an input (a NUL in a Base URL, a right-to-left override)
+ * written as \u escapes, so the table stays text that every tool reads as such.
+ */
+function visible(text: string): string {
+	return text.replace(/[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff\ufffd]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 function formatSeconds(seconds: number): string {
 	return seconds < 10 ? seconds.toFixed(2) : seconds.toFixed(1);
 }
@@ -264,7 +272,7 @@ export function markdownTable(results: CaseResult[]): string {
 	];
 	results.forEach((result, index) => {
 		const c = result.matrixCase;
-		const cell = (text: string) => text.replace(/\|/g, '\\|');
+		const cell = (text: string) => visible(text).replace(/\|/g, '\\|');
 		rows.push(
 			`| ${index + 1} | ${cell(c.name)} | ${c.operation} | ${c.expect} | ${cell(result.outcome)} | ${result.apiRequests} | ${result.storageRequests} | ${formatSeconds(result.seconds)} | ${formatWaits(result.waits)}${c.bound ? `; bound: ${c.bound}` : ''} | ${Math.round(result.peakRssMiB)} | ${result.insideAnnouncedWaits} | ${result.documentsCreated} | ${result.documentsLost} | ${result.documentsDuplicated} | ${result.keyLeaks + (result.keyShown ? 1 : 0)} | ${result.asExpected ? 'yes' : '**no**'} |`,
 		);

@@ -96,11 +96,6 @@ export class GateTicket {
 		if (this.inQueue) this.gate.state()?.waiting.delete(this);
 		this.inQueue = false;
 	}
-
-	/** Whether the request still holds a place. */
-	get waiting(): boolean {
-		return this.inQueue && this.gate.state()?.waiting.has(this) === true;
-	}
 }
 
 export class RateLimitGate {
@@ -138,17 +133,6 @@ export class RateLimitGate {
 		const now = waitClock.now();
 		if (state.waiting.size === 0 && now >= state.openAt) return 0;
 		return Math.max(0, slotAt(state, state.waiting.size) - now);
-	}
-
-	/** Whether a pause the API asked for is still running. */
-	isHeld(): boolean {
-		const state = gates.get(this.key);
-		return state !== undefined && state.openAt > waitClock.now();
-	}
-
-	/** Requests waiting at this gate now. */
-	waitingCount(): number {
-		return gates.get(this.key)?.waiting.size ?? 0;
 	}
 
 	/**

@@ -68,7 +68,7 @@ export function retryAfterMs(body: IDataObject | undefined, headers: IDataObject
  * nothing usable (missing, 0, negative, unparsable, a past date), 1 s, 2 s, 4 s … by the number
  * of 429s so far.
  */
-export function rateLimitPauseMs(askedMs: number | undefined, rateLimitCount: number): number {
+function rateLimitPauseMs(askedMs: number | undefined, rateLimitCount: number): number {
 	const backoff = Math.min(
 		WAIT_LIMITS.rateLimitBackoffCapMs,
 		WAIT_LIMITS.rateLimitFloorMs * 2 ** Math.max(0, rateLimitCount - 1),
