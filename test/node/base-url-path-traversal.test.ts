@@ -76,7 +76,7 @@ describe('the key-carrying request stays under the Base URL path, as any server 
 	});
 });
 
-describe('counterexamples found by the property tests (test/fuzz/key-attachment.fuzz.test.ts)', () => {
+describe('counterexamples found by the property tests (test/fuzz/key-attachment-properties.test.ts)', () => {
 	it.each([
 		['https:/gw.example.com/dex/prod/v1/files', /a scheme without \/\/ after it/],
 		['https:gw.example.com/dex/prod/v1/files', /a scheme without \/\/ after it/],

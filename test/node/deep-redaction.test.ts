@@ -83,7 +83,7 @@ describe('the key is removed at any depth', () => {
 	});
 });
 
-describe('counterexamples found by the property tests (test/fuzz/redaction.fuzz.test.ts)', () => {
+describe('counterexamples found by the property tests (test/fuzz/redaction-properties.test.ts)', () => {
 	it("a secret that is part of the marker or of the cause's own keys ('a'): nothing holds it afterwards", () => {
 		const error = new NodeApiError({ name: 'x', parameters: {} } as unknown as INode, { message: 'failed' } as JsonObject, { message: 'failed' });
 		Object.defineProperty(error, 'cause', { value: new Error('inner a'), configurable: true, writable: true });

@@ -11,11 +11,21 @@ import type { ApiContext } from '../run/context';
 import type { RequestPolicy } from '../run/policy';
 import { buildApiError, buildNetworkError, buildRedirectError, tooLargeError } from './errors';
 import { send } from './http';
-import type { AttemptResult } from './retry';
+import type { AttemptLimits, AttemptResult } from './retry';
 import { isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs, withRetries } from './retry';
 import { redact } from './secrets';
 import { secretsOf } from '../run/scope';
 import { TransferWatch } from './watch';
+
+/**
+ * A smaller cap than Max Answer Size for one answer, with its own error: the room a list read page
+ * by page has left under Max List Size (the paging guard's bytesLeft).
+ */
+export interface AnswerCap {
+	maxBytes: number;
+	/** The error when the answer brings more (reading stopped at maxBytes, nothing of it kept). */
+	tooLarge: () => Error;
+}
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -42,6 +52,8 @@ export interface ApiRequest {
 	 * reaches past it: e.g. the Wait Timeout of Wait for Completion.
 	 */
 	deadline?: Deadline;
+	/** Read the answer only up to this cap, when it is below Max Answer Size. */
+	answerCap?: AnswerCap;
 }
 
 export interface ApiResponse {
@@ -49,6 +61,8 @@ export interface ApiResponse {
 	headers: IDataObject;
 	/** The parsed JSON answer; {} when the answer had no body. */
 	body: IDataObject;
+	/** The bytes of the answer read (what a list read page by page counts against Max List Size). */
+	bytes: number;
 }
 
 /** The answer's JSON; the text itself when it is not JSON; {} when it is empty. */
@@ -104,8 +118,10 @@ export async function apiRequestWithResponse(
 	if (request.body !== undefined) headers['Content-Type'] = 'application/json';
 	if (request.idempotencyKey) headers['Idempotency-Key'] = request.idempotencyKey;
 	const repeatable = isRetrySafe(request);
+	const cap = request.answerCap !== undefined && request.answerCap.maxBytes < policy.maxAnswerBytes ? request.answerCap : undefined;
+	const maxAnswerBytes = cap ? Math.max(0, Math.floor(cap.maxBytes)) : policy.maxAnswerBytes;
 
-	const attempt = async (attemptNumber: number, timeoutMs: number): Promise<AttemptResult<ApiResponse>> => {
+	const attempt = async ({ attemptNumber, timeoutMs }: AttemptLimits): Promise<AttemptResult<ApiResponse>> => {
 		const watch = new TransferWatch({ deadlineMs: timeoutMs, cancelSignal: policy.cancelSignal });
 		let result;
 		try {
@@ -117,7 +133,7 @@ export async function apiRequestWithResponse(
 				body: request.body,
 				credentials,
 				watch,
-				answer: { mode: 'buffer', maxBytes: policy.maxAnswerBytes },
+				answer: { mode: 'buffer', maxBytes: maxAnswerBytes },
 			});
 		} finally {
 			watch.stop();
@@ -149,7 +165,7 @@ export async function apiRequestWithResponse(
 		if (!result.ok) {
 			const tooLarge = result;
 			const giveUp = () =>
-				tooLargeError(this.getNode(), {
+				cap ? cap.tooLarge() : tooLargeError(this.getNode(), {
 					what: `The API's answer to ${request.method} ${path}`,
 					limitBytes: tooLarge.limitBytes,
 					itemIndex,
@@ -167,6 +183,7 @@ export async function apiRequestWithResponse(
 					statusCode: status,
 					headers: answer.headers,
 					body: (body && typeof body === 'object' ? body : {}) as IDataObject,
+					bytes: answer.bytes.length,
 				},
 			};
 		}
@@ -225,7 +242,6 @@ export async function apiRequestWithResponse(
 					itemIndex,
 					secrets,
 				}),
-			chargeRepeatedAttempts: true,
 			deadline: request.deadline,
 		},
 		attempt,

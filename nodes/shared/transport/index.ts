@@ -19,7 +19,7 @@
  * bound and default), ../text.ts (service text made short).
  */
 export { CREDENTIAL_TYPE } from './http';
-export type { ApiRequest, ApiResponse } from './api';
+export type { AnswerCap, ApiRequest, ApiResponse } from './api';
 export { apiRequest, apiRequestWithResponse, unexpectedResponse } from './api';
 export { apiRequestAllItems, listAt } from './pagination';
 export { buildApiError, describeViolation, tooLargeError } from './errors';
