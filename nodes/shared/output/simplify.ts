@@ -55,7 +55,7 @@ function simplifyValue(field: ExtractedField): unknown {
  * 25.6 s on the event loop; now 9 ms).
  * Sets, not `in`, so titles such as "constructor" or "toString" are names like any other.
  */
-function uniqueNames(titles: readonly string[]): string[] {
+export function uniqueNames(titles: readonly string[]): string[] {
 	const titled = new Set(titles);
 	const given = new Set<string>();
 	const nextSuffix = new Map<string, number>();

@@ -7,7 +7,7 @@ import * as getUploadStatus from './getUploadStatus.operation';
 import * as getValues from './getValues.operation';
 import * as reportExportStatus from './reportExportStatus.operation';
 import * as rerunExtraction from './rerunExtraction.operation';
-import * as updateValues from './updateValues.operation';
+import * as updateValues from './updateValues/updateValues.operation';
 import * as upload from './upload/upload.operation';
 
 export const resource = defineResource({
