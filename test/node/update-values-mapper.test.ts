@@ -4,7 +4,7 @@
  * one converter (Attempt to Convert Types off and on); and the check against the file's fields
  * before anything is written: a read-only or hidden field, a schema changed between two runs.
  */
-import type { IDataObject, INodeExecutionData, ResourceMapperField } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters, ResourceMapperField } from 'n8n-workflow';
 
 import { SEED_IDS } from '../../dev/emulator';
 import { resourceMapping } from '../../dev/harness';
@@ -24,12 +24,12 @@ beforeEach(async () => {
 });
 
 /** The field list the editor saves in the node (columns.schema), loaded as the editor loads it. */
-async function savedSchema(parameters: IDataObject = {}): Promise<ResourceMapperField[]> {
+async function savedSchema(parameters: INodeParameters = {}): Promise<ResourceMapperField[]> {
 	const { fields } = await resourceMapping({
 		type: 'documentExtraction',
 		method: 'getMappingFields',
 		credentials: credentialsFor(emulator),
-		parameters: { resource: 'file', operation: 'updateValues', fileId: byId(file.fileId), fieldsFrom: 'file', ...parameters },
+		parameters: { resource: 'file', operation: 'updateValues', fileId: { __rl: true, mode: 'id', value: file.fileId }, fieldsFrom: 'file', ...parameters },
 	});
 	return fields;
 }

@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
 import { SCHEMA_LIMITS } from '../limits';
+import { isoDate } from '../schema/convert';
 import type { FieldKind } from '../schema/fields';
 import { fieldKind } from '../schema/fields';
 
@@ -76,8 +77,7 @@ function typedScalar(value: unknown, kind: FieldKind): unknown {
 		return lower === 'true' ? true : lower === 'false' ? false : value;
 	}
 	if (kind === 'date') {
-		const date = DateTime.fromISO(text, { setZone: true });
-		return date.isValid ? (date.toISODate() ?? value) : value;
+		return isoDate(DateTime.fromISO(text, { setZone: true })) ?? value;
 	}
 	return value;
 }

@@ -74,16 +74,22 @@ function text(value: unknown, field: SchemaField, convert: boolean): Conversion 
 	return fail('text', value);
 }
 
+/** YYYY-MM-DD of a valid date: years 0000 to 9999 only (luxon writes others with a sign and six digits). */
+export function isoDate(date: DateTime): string | undefined {
+	const text = date.isValid ? date.toISODate() : null;
+	return text && text.length === 10 && text[0] !== '-' && text[0] !== '+' ? text : undefined;
+}
+
 function dateOf(value: unknown, convert: boolean): string | undefined {
-	if (DateTime.isDateTime(value)) return value.isValid ? (value.toISODate() ?? undefined) : undefined;
-	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : (DateTime.fromJSDate(value, { zone: 'utc' }).toISODate() ?? undefined);
+	if (DateTime.isDateTime(value)) return isoDate(value);
+	if (value instanceof Date) return isoDate(DateTime.fromJSDate(value, { zone: 'utc' }));
 	if (typeof value === 'string' && value.trim().length <= SCHEMA_LIMITS.maxTypedTextChars) {
-		const parsed = DateTime.fromISO(value.trim(), { setZone: true });
-		if (parsed.isValid) return parsed.toISODate() ?? undefined;
+		const parsed = isoDate(DateTime.fromISO(value.trim(), { setZone: true }));
+		if (parsed !== undefined) return parsed;
 	}
 	if (!convert || (typeof value !== 'string' && typeof value !== 'number')) return undefined;
 	const read = n8nReading(value, 'dateTime');
-	return DateTime.isDateTime(read) && read.isValid ? (read.toISODate() ?? undefined) : undefined;
+	return DateTime.isDateTime(read) ? isoDate(read) : undefined;
 }
 
 function object(value: unknown): Conversion {

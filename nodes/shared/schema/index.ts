@@ -12,7 +12,7 @@ export type { FieldKind, SchemaField } from './fields';
 export { fieldKind, isReadOnlyField, readFields, withSchemaDetails } from './fields';
 export { mapperFields, mapperType, sameValueType, savedFieldsById } from './mapperFields';
 export type { Conversion } from './convert';
-export { convertValue, isEmptyValue } from './convert';
+export { convertValue, isEmptyValue, isoDate } from './convert';
 export type { WriteMode, WritePlan, WriteRequest } from './writeCheck';
 export { planWrite } from './writeCheck';
 export { fileFields, fileTypeFields } from './lookup';
