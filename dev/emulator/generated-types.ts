@@ -4,7 +4,8 @@
  * real n8n, bench/schema-fields.bench.ts). Fields cycle through every kind: text, number, boolean,
  * date, a choice, an object, a table; every seventh field from the eleventh on is hidden.
  */
-import { SEED_IDS } from './seed';
+import type { SchemaFieldDefinition } from './fill-fields';
+import { SEED_IDS, fromDefinition } from './seed';
 import type { EmulatorState } from './state';
 import type { SchemaField } from './types';
 
@@ -41,13 +42,14 @@ function blank(id: string, title: string, type: string): SchemaField {
 }
 
 /**
- * Adds a file type named `name` with `fieldCount` generated fields to workspace A (by default),
- * its schema version approved and current; returns its id and its schema version's id.
+ * Adds a file type named `name` with `fieldCount` generated fields (or, given `definitions`,
+ * those fields) to workspace A (by default), its schema version approved and current; returns its
+ * id and its schema version's id.
  */
 export function addGeneratedFileType(
 	emulator: { state: EmulatorState },
 	fieldCount: number,
-	options: { name?: string; workspaceId?: string; id?: string } = {},
+	options: { name?: string; workspaceId?: string; id?: string; definitions?: SchemaFieldDefinition[] } = {},
 ): { fileTypeId: string; schemaId: string } {
 	const { state } = emulator;
 	const workspaceId = options.workspaceId ?? SEED_IDS.workspaceA;
@@ -74,7 +76,7 @@ export function addGeneratedFileType(
 		versions: [
 			{
 				id: schemaId,
-				fields: Array.from({ length: fieldCount }, (_, index) => generatedField(index)),
+				fields: options.definitions ? options.definitions.map(fromDefinition) : Array.from({ length: fieldCount }, (_, index) => generatedField(index)),
 				blueprintId: fileTypeId,
 				originalSchemaId: schemaId,
 				blueprintMode: 'STANDARD',

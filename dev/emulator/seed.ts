@@ -72,7 +72,7 @@ function field(
 
 /** The seeded schemas are the fixtures' (dev/documents.ts), so the fixture documents
  * extract to the fixtures' expected values. */
-function fromDefinition(definition: SchemaFieldDefinition): SchemaField {
+export function fromDefinition(definition: SchemaFieldDefinition): SchemaField {
 	return field(definition.id ?? definition.title, definition.title, definition.type, definition.description ?? '', {
 		format: definition.format ?? (definition.type === 'DATE' ? 'YYYY-MM-DD' : null),
 		hidden: definition.hidden ?? false,
