@@ -9,6 +9,7 @@
 import { SEED_IDS, SEEDED_KEYS, addGeneratedFileType, type Emulator } from '../../dev/emulator';
 import type { N8nInstance } from '../../dev/n8n/n8n-launcher';
 import type { N8nRuntime } from '../../dev/n8n/n8n-runtime';
+import { resourceMapperFields, valuesToUpdate, type MapperField } from '../../dev/n8n/resource-mapper';
 import { NODE_TYPE, executionOutput, type WorkflowJson } from '../../dev/n8n/n8n-stack';
 import { PURCHASE_ORDER_FILE_NAME, PURCHASE_ORDER_SCHEMA_FIELDS, purchaseOrderText } from '../../dev/purchase-order';
 import { runWorkflowOn, uploadToEmulator, waitFor, waitForExecutionData } from './helpers';
@@ -19,31 +20,6 @@ export interface MapperCaseContext {
 	emulator: Emulator;
 	/** A saved credential of workspace B's key. */
 	credential: { id: string; name: string };
-}
-
-interface MapperField {
-	id: string;
-	displayName: string;
-	type: string;
-	readOnly?: boolean;
-	options?: Array<{ value: string }>;
-}
-
-/** The body the editor posts for the mapper's fields of a node with `parameters`. */
-function mapperRequest(context: MapperCaseContext, parameters: Record<string, unknown>) {
-	return {
-		nodeTypeAndVersion: { name: NODE_TYPE, version: 2 },
-		path: 'parameters.columns',
-		methodName: 'getMappingFields',
-		currentNodeParameters: { resource: 'file', operation: 'updateValues', inputMode: 'mapper', includeHidden: false, columns: { mappingMode: 'defineBelow', value: null }, ...parameters },
-		credentials: { documentExtractionApi: context.credential },
-	};
-}
-
-async function mapperFields(context: MapperCaseContext, parameters: Record<string, unknown>): Promise<{ fields: MapperField[]; ms: number; bytes: number }> {
-	const started = Date.now();
-	const answer = await context.n8n.rest<{ fields: MapperField[] }>('/dynamic-node-parameters/resource-mapper-fields', { body: mapperRequest(context, parameters) });
-	return { fields: answer.fields, ms: Date.now() - started, bytes: JSON.stringify(answer).length };
 }
 
 function writeWorkflow(context: MapperCaseContext, fileId: string, schema: MapperField[]): WorkflowJson {
@@ -61,10 +37,9 @@ function writeWorkflow(context: MapperCaseContext, fileId: string, schema: Mappe
 					resource: 'file',
 					operation: 'updateValues',
 					fileId: { __rl: true, mode: 'id', value: fileId },
-					columns: {
-						mappingMode: 'defineBelow',
-						// As the editor stores them: the date from its picker, JSON text for the table.
-						value: {
+					// As the editor stores them: the date from its picker, JSON text for the table.
+					columns: valuesToUpdate(
+						{
 							'PO Number': 'PO-E2E',
 							'Order Total': 12.5,
 							Approved: false,
@@ -72,11 +47,8 @@ function writeWorkflow(context: MapperCaseContext, fileId: string, schema: Mappe
 							Priority: 'Normal',
 							'Order Lines': '[{ "Item": "Washers", "Quantity": 20, "Taxable": true }]',
 						},
-						matchingColumns: [],
-						schema: schema.map((field) => ({ ...field, required: false, defaultMatch: false, display: true, canBeUsedToMatch: false, removed: field.readOnly === true })),
-						attemptToConvertTypes: false,
-						convertFieldsToString: true,
-					},
+						schema,
+					),
 					options: {},
 				},
 				credentials: { documentExtractionApi: context.credential },
@@ -104,7 +76,7 @@ export function describeFieldMapperInRealN8n(context: () => MapperCaseContext): 
 			const uploadId = await uploadToEmulator(emulator, SEEDED_KEYS.workspaceB, PURCHASE_ORDER_FILE_NAME, Buffer.from(purchaseOrderText()));
 			const fileId = await waitFor('the purchase order processed', () => [...emulator.state.files.values()].find((file) => file.uploadId === uploadId && file.status === 'processed')?.fileId, 30_000);
 
-			const { fields } = await mapperFields(context(), { fieldsFrom: 'file', fileId: { __rl: true, mode: 'id', value: fileId } });
+			const { fields } = await resourceMapperFields(context().n8n, { fieldsFrom: 'file', fileId: { __rl: true, mode: 'id', value: fileId } }, context().credential);
 			expect(fields.map((field) => [field.id, field.type, field.readOnly === true])).toEqual([
 				['PO Number', 'string', false],
 				['Order Date', 'dateTime', false],
@@ -117,7 +89,7 @@ export function describeFieldMapperInRealN8n(context: () => MapperCaseContext): 
 			]);
 			expect(fields.find((field) => field.id === 'Priority')?.options?.map((option) => option.value)).toEqual(['Low', 'Normal', 'Urgent']);
 
-			const large = await mapperFields(context(), { fieldsFrom: 'fileType', fileType: { __rl: true, mode: 'id', value: big } });
+			const large = await resourceMapperFields(context().n8n, { fieldsFrom: 'fileType', fileType: { __rl: true, mode: 'id', value: big } }, context().credential);
 			expect(large.fields).toHaveLength(1715);
 			process.stderr.write(`[e2e] n8n ${context().runtime.n8nVersion}: the mapper's fields of a 2,000-field file type (1,715 shown): ${large.bytes} bytes in ${large.ms} ms\n`);
 
