@@ -11,16 +11,14 @@ import { requireOneOf, requireText } from '../../../shared/parameters';
  * stays the user's JSON.
  */
 
-const FIELD_DESCRIPTION =
-	'A file attribute or the title of an extracted field. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.';
-
 const fieldPicker: INodeProperties = {
 	displayName: 'Field Name or ID',
 	name: 'field',
 	type: 'options',
 	typeOptions: { loadOptionsMethod: 'getQueryFields', loadOptionsDependsOn: ['documentTypes'] },
 	default: '',
-	description: FIELD_DESCRIPTION,
+	description:
+		'A file attribute or the title of an extracted field. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
 
 const OPERATORS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'contains', 'in'] as const;
