@@ -5,7 +5,7 @@
  * date, a choice, an object, a table; every seventh field from the eleventh on is hidden.
  */
 import type { SchemaFieldDefinition } from './fill-fields';
-import { SEED_IDS, fromDefinition } from './seed';
+import { SEED_IDS, field, fromDefinition } from './seed';
 import type { EmulatorState } from './state';
 import type { SchemaField } from './types';
 
@@ -14,30 +14,13 @@ const KINDS = ['STRING', 'NUMBER', 'BOOLEAN', 'DATE', 'CHOICE', 'OBJECT', 'TABLE
 function generatedField(index: number): SchemaField {
 	const kind = KINDS[index % KINDS.length];
 	const title = `Field ${String(index + 1).padStart(4, '0')}`;
-	const column = (columnTitle: string, type: string): SchemaField => ({ ...blank(`${title}-${columnTitle}`, columnTitle, type) });
+	const column = (columnTitle: string, type: string): SchemaField => field(`${title}-${columnTitle}`, columnTitle, type, '');
 	return {
-		...blank(`gen-${index + 1}`, title, kind === 'CHOICE' ? 'STRING' : kind === 'TABLE' ? 'OBJECT' : kind),
+		...field(`gen-${index + 1}`, title, kind === 'CHOICE' ? 'STRING' : kind === 'TABLE' ? 'OBJECT' : kind, ''),
 		hidden: index >= 10 && index % 7 === 3,
 		enumValues: kind === 'CHOICE' ? ['Alpha', 'Beta', 'Gamma'] : [],
 		items: kind === 'TABLE' ? [column('Name', 'STRING'), column('Count', 'NUMBER')] : null,
 		inlineListType: kind === 'TABLE' ? 'TABLE' : null,
-	};
-}
-
-function blank(id: string, title: string, type: string): SchemaField {
-	return {
-		id,
-		title,
-		description: '',
-		type,
-		format: type === 'DATE' ? 'YYYY-MM-DD' : null,
-		hidden: false,
-		internet_context: false,
-		fieldSuggestion: null,
-		items: null,
-		value: null,
-		enumValues: [],
-		inlineListType: null,
 	};
 }
 

@@ -46,7 +46,8 @@ export const SEED_IDS = {
 
 const SEED_TIME = '2026-01-05T09:00:00.000Z';
 
-function field(
+/** A schema field definition with every property the API lists (`extra` overrides). */
+export function field(
 	id: string,
 	title: string,
 	type: string,
