@@ -30,7 +30,7 @@ export type {
 	WorkflowNodeJson,
 } from './engine';
 export type { LogLine } from './logger';
-export { listSearch, loadOptions } from './methods';
+export { listSearch, loadOptions, resourceMapping } from './methods';
 export type { NodeMethodOptions } from './methods';
 export { DEFAULT_TRIGGER_NAME, activatePollTrigger, pollTrigger } from './poll';
 export type { ActivePollTrigger, PollTriggerOptions, PollTriggerResult, StaticDataHost } from './poll';

@@ -194,6 +194,27 @@ export const TEXT_LIMITS = {
 	causeDepth: 5,
 } as const;
 
+/**
+ * A file type's fields (schema) as the editor's field mapper, Update Values' checks and typed
+ * values read them (nodes/shared/schema/): what the service's schema can make them do.
+ */
+export const SCHEMA_LIMITS = {
+	/** Fields the field mapper lists at most; a file type with more asks for Using JSON or Map Automatically. */
+	maxMapperFields: 5000,
+	/** File types asked per request when looking one up (by ID or schema ID): the lookup stops at the page that has it. */
+	fileTypeLookupPageSize: 25,
+	/** Rows a table value written by Update Values may hold. */
+	maxTableRows: 10_000,
+	/** Columns a table field's label in the mapper names, before "…". */
+	tableColumnsInLabel: 6,
+	/** Allowed values of a choice field named in a message, before "…". */
+	choicesInMessage: 20,
+	/** Lookups (a file's schema, a file type's fields) one node run keeps for its items; past it, each item asks again. */
+	runCacheEntries: 1000,
+	/** Text longer than this is left as text by typed values (a number, true/false, a date is never longer). */
+	maxTypedTextChars: 64,
+} as const;
+
 // -------------------------------------------------------------------------------------------------
 // Paging and the trigger: how many requests a list may take, and what the trigger keeps between
 // polls. The paging guard (nodes/shared/paging.ts) applies the request caps; docs/reliability.md
