@@ -73,6 +73,8 @@ export interface WebhookCall {
 	thrown?: Error;
 	/** webhook() returned noWebhookResponse without answering: in n8n the caller waits for ever */
 	hung: boolean;
+	/** the node wrote its answer before webhook() returned (the caller had it while the node went on) */
+	answeredBeforeReturn: boolean;
 }
 
 export interface ActiveWebhookTrigger {
@@ -278,6 +280,7 @@ export async function activateWebhookTrigger(options: WebhookTriggerOptions): Pr
 		let result: IWebhookResponseData;
 		try {
 			result = await (nodeType.webhook as NonNullable<INodeType['webhook']>).call(context);
+			call.answeredBeforeReturn = res.writableEnded;
 		} catch (error) {
 			call.thrown = error as Error;
 			if (!res.headersSent) sendJson(res, 500, { code: 0, message: 'Workflow Webhook Error: Workflow could not be started!' });
@@ -300,7 +303,7 @@ export async function activateWebhookTrigger(options: WebhookTriggerOptions): Pr
 	const running = new Map<string, Promise<WebhookCall | undefined>>();
 	let unnamed = 0;
 	server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-		const call: WebhookCall = { status: 0, body: undefined, headers: {}, hung: false };
+		const call: WebhookCall = { status: 0, body: undefined, headers: {}, hung: false, answeredBeforeReturn: false };
 		const written: Buffer[] = [];
 		const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
 		res.end = ((chunk?: unknown) => {
@@ -329,8 +332,14 @@ export async function activateWebhookTrigger(options: WebhookTriggerOptions): Pr
 	});
 	let posted = 0;
 
-	const created = (await runHook('checkExists')) === true ? true : await runHook('create');
-	if (created === false) throw new Error('the node\'s webhookMethods.create answered false');
+	try {
+		const created = (await runHook('checkExists')) === true ? true : await runHook('create');
+		if (created === false) throw new Error("the node's webhookMethods.create answered false");
+	} catch (error) {
+		// Activation failed: n8n serves nothing for the workflow.
+		await new Promise<void>((resolve) => server.close(() => resolve()));
+		throw error;
+	}
 	const path = `/webhook/${webhookPath}`;
 
 	return {
