@@ -33,8 +33,23 @@ function field(body: Record<string, unknown>, name: string): unknown {
 	return Object.prototype.hasOwnProperty.call(body, name) ? body[name] : undefined;
 }
 
+/**
+ * A body sent with another content type than JSON (n8n then hands it over as text) is read as JSON
+ * when it is short: the service's callbacks are small, and a callback refused for its content type
+ * would be a document lost after the service's retries.
+ */
+function asJson(body: unknown): unknown {
+	if (typeof body !== 'string' || body.length > CALLBACK_LIMITS.maxTextBodyChars) return body;
+	try {
+		return JSON.parse(body) as unknown;
+	} catch {
+		return body;
+	}
+}
+
 /** The hint of a callback's body, or why it is not one (answered 400, nothing asked of the API). */
-export function readCallback(body: unknown): ReadCallback {
+export function readCallback(received: unknown): ReadCallback {
+	const body = asJson(received);
 	if (!isPlainObject(body)) return { ok: false, reason: 'The body is not a JSON object' };
 	const uploadId = field(body, 'uploadId');
 	if (!isId(uploadId, 'uuid')) return { ok: false, reason: 'uploadId is not an upload id of the service (a UUID)' };

@@ -247,6 +247,8 @@ export const CALLBACK_LIMITS = {
 	maxHistorySize: 10_000,
 	/** Trigger nodes whose memory (checks in flight, recent uploads) one n8n process keeps; the least recently called is dropped. */
 	maxScopesInMemory: 100,
+	/** A body n8n hands over as text (a content type other than JSON) is read as JSON up to this many characters. */
+	maxTextBodyChars: 65_536,
 	/** A step name longer than this (or with other characters than letters, digits, _ . -) is not read from a callback. */
 	maxStepNameLength: 64,
 	/** Values requests (Include Extracted Values) run side by side, after the callback is answered. */

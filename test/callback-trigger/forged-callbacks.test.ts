@@ -73,15 +73,18 @@ describe('forged callbacks', () => {
 		expect(trigger.emissions()).toEqual([]);
 	});
 
-	it('an uploadId only under "__proto__" is not read; a text body is refused', async () => {
+	it('an uploadId only under "__proto__" is not read; a text body is refused unless it is JSON', async () => {
 		const trigger = await activateCallbackTrigger(emulator);
 		const proto = await trigger.post(`{"__proto__": {"uploadId": "${randomUUID()}"}, "status": "completed"}`, { raw: true });
 		expect(proto).toMatchObject({ status: 400 });
 		const text = await trigger.post(`uploadId=${randomUUID()}`, { raw: true, contentType: 'text/plain' });
 		expect(text).toMatchObject({ status: 400 });
+		// JSON sent as text is read as JSON (a callback is not refused for its content type).
+		const jsonAsText = await trigger.post(JSON.stringify(completedBody(randomUUID())), { raw: true, contentType: 'text/plain' });
+		expect(jsonAsText).toMatchObject({ status: 404, body: { outcome: 'unknownUpload' } });
 		const form = await trigger.post(`uploadId=${randomUUID()}&status=completed`, { raw: true, contentType: 'application/x-www-form-urlencoded' });
 		expect(form).toMatchObject({ status: 404 });
-		expect(statusRequests(emulator)).toHaveLength(1);
+		expect(statusRequests(emulator)).toHaveLength(2);
 	});
 
 	it('a body of 2 MB of file ids around a true upload id: the ids are never read, the API decides', async () => {
