@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { CALLBACK_LIMITS } from '../shared/limits';
+import { includeValuesOption } from '../shared/output/documentItem';
 import { optionsCollection } from '../shared/requestOptions';
 
 // Defaults as plain names: n8n's node lint reads a parameter's default only from a literal or a name.
@@ -47,14 +48,7 @@ export const callbackTriggerProperties: INodeProperties[] = [
 		description: 'Which callbacks start the workflow. Each upload\'s outcome (processed or failed) fires once.',
 	},
 	optionsCollection([
-		{
-			displayName: 'Include Extracted Values',
-			name: 'includeValues',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to add the extracted values to each processed document, simplified to { field title: value } (tables as lists of row objects). Read after the service has been answered; costs one more request per document.',
-		},
+		includeValuesOption,
 		{
 			displayName: 'History Size',
 			name: 'historySize',

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { withLeadingKeys } from './keyOrder';
 
@@ -10,3 +10,13 @@ import { withLeadingKeys } from './keyOrder';
 export function documentItem(file: IDataObject, extra?: IDataObject): INodeExecutionData {
 	return { json: withLeadingKeys({ ...file, ...(extra ?? {}) }) };
 }
+
+/** Both triggers' option that adds `values` to each document item (read as `options.includeValues`). */
+export const includeValuesOption: INodeProperties = {
+	displayName: 'Include Extracted Values',
+	name: 'includeValues',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to add the extracted values to each document, simplified to { field title: value } (tables as lists of row objects). Costs one more request per document.',
+};
