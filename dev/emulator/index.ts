@@ -152,3 +152,4 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
 export { isControllable };
 export { keyLeaks, requestsCarrying, waitForRequest } from './log-helpers';
+export { JsonText } from './http-util';

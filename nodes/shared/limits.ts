@@ -14,6 +14,8 @@ export const WAIT_LIMITS = {
 	rateLimitJitterCapMs: 5_000,
 	/** After a 429's pause, requests held by the gate leave one by one, this far apart. */
 	rateLimitResumeSpacingMs: 100,
+	/** A 429 closes the key's gate for the pause it asks, at most this long (the highest Max Retry Wait). */
+	rateGateMaxHoldMs: 3600 * 1000,
 	/** A key's 429 gate is forgotten this long after its pause (or its last held request) … */
 	rateGateForgetAfterMs: 10 * 60_000,
 	/** … and at most this many gates are kept, the oldest dropped first. */
@@ -46,8 +48,17 @@ export const ANSWER_LIMITS = {
 	errorBodyBytes: 64 * 1024,
 	/** Of an error answer that is not JSON, at most this much text is summarised. */
 	summarisedTextBytes: 4096,
+	/** Items per list request: the API's default and largest page size (GET /files, /file-type, values). */
+	pageSize: 100,
 	/** Pages read by Return All when the API gives no total (1,000,000 items at 100 a page). */
 	maxPagesWithoutTotal: 10_000,
+	/**
+	 * Default of Max List Size, in MB (MiB): the answers of all the pages of one list read page by
+	 * page (Return All, Query's rows, a file's values) together; the next page may read only what is left.
+	 */
+	defaultMaxListMb: 128,
+	minMaxListMb: 1,
+	maxMaxListMb: 4096,
 	/** A download may bring this much more than the size its file record announced: 1% … */
 	downloadTolerancePercent: 1,
 	/** … and at least this many bytes. */
@@ -132,6 +143,8 @@ export const ITEM_LIMITS = {
 	defaultLimit: 50,
 	/** File IDs per DELETE /files request (the API recommends at most 100). */
 	deleteBatchSize: 100,
+	/** A JSON parameter nested deeper than this is refused before any request (no form or query nests more than a few levels). */
+	maxJsonDepth: 100,
 } as const;
 
 /** Names and types a binary gets from what the service said (binaryFileName, binaryMimeType). */
@@ -179,8 +192,6 @@ export const TEXT_LIMITS = {
 	networkCodeChars: 60,
 	/** … looked for this many causes deep. */
 	causeDepth: 5,
-	/** Redaction walks a value this many levels deep. */
-	redactionDepth: 20,
 } as const;
 
 // -------------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import { numberExpected, readParameter, requireNumber } from './parameters';
 import {
 	LOW_SPEED_TIME_PARAMETER,
 	MAX_ANSWER_PARAMETER,
+	MAX_LIST_PARAMETER,
 	MAX_WAIT_PARAMETER,
 	MIN_SPEED_PARAMETER,
 	REQUEST_TIMEOUT_PARAMETER,
@@ -44,6 +45,7 @@ function limitsOf(values: {
 	maxWaitSeconds: number;
 	requestTimeoutSeconds: number;
 	maxAnswerMb: number;
+	maxListMb: number;
 	minSpeedKbps: number;
 	lowSpeedSeconds: number;
 }): RequestLimits {
@@ -51,6 +53,7 @@ function limitsOf(values: {
 		maxWaitMs: values.maxWaitSeconds * 1000,
 		requestTimeoutMs: values.requestTimeoutSeconds * 1000,
 		maxAnswerBytes: Math.floor(values.maxAnswerMb * 1024 * 1024),
+		maxListBytes: Math.floor(values.maxListMb * 1024 * 1024),
 		minBytesPerSecond: values.minSpeedKbps * 1024,
 		lowSpeedWindowMs: values.lowSpeedSeconds * 1000,
 	};
@@ -79,6 +82,14 @@ function readRequestLimits(context: OptionsContext, itemIndex: number | undefine
 		ANSWER_LIMITS.defaultMaxAnswerMb,
 		{ min: ANSWER_LIMITS.minMaxAnswerMb, max: ANSWER_LIMITS.maxMaxAnswerMb },
 	);
+	const maxListMb = readLimit(
+		context,
+		itemIndex,
+		MAX_LIST_PARAMETER,
+		{ displayName: 'Max List Size (MB)', unit: 'MB' },
+		ANSWER_LIMITS.defaultMaxListMb,
+		{ min: ANSWER_LIMITS.minMaxListMb, max: ANSWER_LIMITS.maxMaxListMb },
+	);
 	const minSpeedKbps = readLimit(
 		context,
 		itemIndex,
@@ -95,7 +106,7 @@ function readRequestLimits(context: OptionsContext, itemIndex: number | undefine
 		SPEED_LIMITS.defaultLowSpeedSeconds,
 		{ min: SPEED_LIMITS.minLowSpeedSeconds, max: SPEED_LIMITS.maxLowSpeedSeconds },
 	);
-	return limitsOf({ maxWaitSeconds, requestTimeoutSeconds, maxAnswerMb, minSpeedKbps, lowSpeedSeconds });
+	return limitsOf({ maxWaitSeconds, requestTimeoutSeconds, maxAnswerMb, maxListMb, minSpeedKbps, lowSpeedSeconds });
 }
 
 /** The policy of one input item of the action node, from its options; its budget is the item's. */
@@ -135,6 +146,7 @@ export function editorPolicy(context: ILoadOptionsFunctions): RequestPolicy {
 			maxWaitSeconds: WAIT_LIMITS.defaultMaxWaitSeconds,
 			requestTimeoutSeconds: WAIT_LIMITS.defaultRequestTimeoutSeconds,
 			maxAnswerMb: ANSWER_LIMITS.defaultMaxAnswerMb,
+			maxListMb: ANSWER_LIMITS.defaultMaxListMb,
 			minSpeedKbps: SPEED_LIMITS.defaultMinSpeedKbps,
 			lowSpeedSeconds: SPEED_LIMITS.defaultLowSpeedSeconds,
 		}),

@@ -217,7 +217,7 @@ describe('Base URL Override in the credential dialog', () => {
 });
 
 /** A test-only community package whose node borrows our credential as the HTTP Request node does. */
-const BORROWER_PACKAGE = path.resolve(__dirname, '../fixtures/credential-borrower-package');
+const BORROWER_PACKAGE = path.resolve(__dirname, '../../dev/credential-borrower-package');
 const BORROWER = 'n8n-nodes-credential-borrower.credentialBorrower';
 const KEY = SEEDED_KEYS.readWrite;
 

@@ -91,6 +91,34 @@ describe('A multipart part plan with a byte count that is not a whole number is 
 		expectNothingSent();
 	});
 
+	it('a totalSize of another file, in bytes or in MB: refused, nothing PUT', async () => {
+		editPlan((_parts, answer) => {
+			answer.totalSize = FILE_BYTES + 1;
+		});
+		const { error } = await uploadInParts();
+		expect(error?.message).toMatch(/its totalSize is 41943041, but the file has 41943040 bytes \(40\.00 MB\)/);
+		expectNothingSent();
+
+		editPlan((_parts, answer) => {
+			answer.totalSize = 40.5;
+		});
+		const second = await uploadInParts();
+		expect(second.error?.message).toMatch(/its totalSize is 40\.5, but the file has 41943040 bytes/);
+	});
+
+	it('a totalSize and partSize given in MB, as the request sends fileSize (their unit is not documented), beside whole byte ranges: accepted', async () => {
+		editPlan((_parts, answer) => {
+			answer.totalSize = 40;
+			answer.partSize = 5.0000001;
+		});
+
+		const { error, items } = await uploadInParts();
+
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ totalParts: 8 });
+		expect(requestsTo(emulator, 'storage', 'PUT')).toHaveLength(8);
+	});
+
 	it('the same file with the emulator\'s own plan goes through in 8 whole parts (the cases above differ only by the fault)', async () => {
 		const { error, items } = await uploadInParts();
 

@@ -9,7 +9,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { Violation } from '../../../shared/api';
 import { describeViolation, executeQuery } from '../../../shared/api';
 import { PAGING_LIMITS } from '../../../shared/limits';
-import { PagingGuard, pagingNodeError } from '../../../shared/paging';
+import { PagingGuard } from '../../../shared/paging';
+import { pagingNodeError } from '../../../shared/pagingLoop';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { DOCUMENTATION_URL, resultLimit, returnAllParameters } from '../../descriptions/common';
 import type { ItemPolicy } from '../../../shared/run';
@@ -152,11 +153,13 @@ function queryErrorsFailure(this: IExecuteFunctions, errors: Violation[], itemIn
  * of rows all alike may repeat in earnest (a column with few values), so only a varied page the
  * same as the one before counts as no progress. At most PAGING_LIMITS.queryMaxPages requests.
  */
-function rowsGuard(this: IExecuteFunctions, itemIndex: number, pageSize: number): PagingGuard<IDataObject> {
+function rowsGuard(this: IExecuteFunctions, itemIndex: number, pageSize: number, policy: ItemPolicy): PagingGuard<IDataObject> {
 	return new PagingGuard<IDataObject>({
 		list: 'POST /query/execute',
 		pageSize,
 		maxRequests: PAGING_LIMITS.queryMaxPages,
+		maxBytes: policy.maxListBytes,
+		whatToDoAtSize: 'Turn off Return All and set a Limit, select fewer fields, or raise "Max List Size (MB)" in the node options.',
 		pageParameter: 'offset',
 		alikeItemsMayRepeat: true,
 		whatToDo:
@@ -197,13 +200,13 @@ export async function execute(
 	const errors: Violation[] = [];
 	let offset = requireNumber(this, itemIndex, 'Offset', options.offset ?? 0, { min: 0, integer: true }, 'a whole number, 0 or more');
 	const requested = limit ?? pageSize;
-	const guard = rowsGuard.call(this, itemIndex, requested);
+	const guard = rowsGuard.call(this, itemIndex, requested, policy);
 	for (;;) {
 		guard.request();
 		const answer = await executeQuery.call(
 			this,
 			{ queryConfig, options: { limit: requested, offset, ...(skipCache ? { skipCache: true } : {}) } },
-			{ policy },
+			{ policy, answerCap: { maxBytes: guard.bytesLeft, tooLarge: () => guard.failure(guard.sizeProblem()) } },
 		);
 		if (answer.errors.length && !ignoreQueryErrors) {
 			throw queryErrorsFailure.call(this, answer.errors, itemIndex);
@@ -211,7 +214,10 @@ export async function execute(
 		// No more rows than asked for are kept, and they are added one by one: push(...rows) passes
 		// every row as an argument and overflowed the call stack from about 150,000 rows.
 		const taken = Math.min(answer.data.length, requested);
-		const verdict = guard.page(answer.data.length > taken ? answer.data.slice(0, taken) : answer.data, { at: `the page at offset ${offset}` });
+		const verdict = guard.page(answer.data.length > taken ? answer.data.slice(0, taken) : answer.data, {
+			at: `the page at offset ${offset}`,
+			bytes: answer.bytes,
+		});
 		for (const row of verdict.fresh) rows.push(row);
 		if (guard.requests === 1) headers = answer.headers;
 		executionTimeMs += answer.executionTimeMs;

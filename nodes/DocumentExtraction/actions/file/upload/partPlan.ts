@@ -68,6 +68,30 @@ function wholeNumber(value: unknown, min: number, refuse: (why: string) => never
 }
 
 /**
+ * The API takes `fileSize` and `partSizeLimit` in MB, floats allowed; we read MB as 2^20 bytes
+ * (MiB), so `bytes / 2^20` is exact and the service's byte count equals ours
+ * (docs/dev/api-contract.md#multipart-sizes-in-mb).
+ */
+export const BYTES_PER_MB = 1024 * 1024;
+
+/**
+ * The answer's totalSize, when given, must be the file's size: in bytes, or in MB as the request
+ * sends fileSize (its unit is not documented; docs/dev/api-contract.md#the-multipart-initiation-answer),
+ * rounded to at most two decimals either way. It is only compared: the part ranges decide what is
+ * sent, so a totalSize of another file refuses the plan, and any other value is not a size.
+ */
+function checkTotalSize(value: unknown, fileSize: number, refuse: (why: string) => never): void {
+	if (value === undefined || value === null) return;
+	if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+		refuse(`its totalSize is ${shownValue(value)}, not a size`);
+	}
+	if (value === fileSize) return;
+	const megabytes = fileSize / BYTES_PER_MB;
+	if (Math.abs(value - megabytes) <= 0.005) return;
+	refuse(`its totalSize is ${value}, but the file has ${fileSize} bytes (${megabytes.toFixed(2)} MB)`);
+}
+
+/**
  * The parts of an initiation answer as byte ranges: from startByte/endByte/size when the API
  * gives them (its documentation does), else from partSize. Every size, offset, part number and
  * count of the answer must be a safe integer; the parts must be numbered 1 to N, agree with
@@ -90,9 +114,9 @@ export function planParts(
 	if (urls.length > MAX_PARTS) refuse(`it has ${urls.length} parts, more than the ${MAX_PARTS} a multipart upload can have`);
 	const totalParts = wholeNumber(initiation.totalParts, 1, refuse, 'its totalParts', '');
 	if (totalParts !== undefined && totalParts !== urls.length) refuse(`its totalParts is ${totalParts}, but it lists ${urls.length} parts`);
-	const totalSize = wholeNumber(initiation.totalSize, 1, refuse, 'its totalSize');
-	if (totalSize !== undefined && totalSize !== fileSize) refuse(`its totalSize is ${totalSize} bytes, but the file has ${fileSize}`);
-	const partSize = wholeNumber(initiation.partSize, 1, refuse, 'its partSize');
+	checkTotalSize(initiation.totalSize, fileSize, refuse);
+	// partSize is needed only where a part gives no byte range; the ranges decide what is sent.
+	const partSizeOf = () => wholeNumber(initiation.partSize, 1, refuse, 'its partSize');
 
 	const entries = urls.map((entry) => {
 		if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return refuse(`a part is ${shownValue(entry)}, not a part record`);
@@ -115,7 +139,7 @@ export function planParts(
 		const startByte = wholeNumber(record.startByte, 0, refuse, named('startByte'));
 		const endByte = wholeNumber(record.endByte, 0, refuse, named('endByte'));
 		const givenSize = wholeNumber(record.size, 1, refuse, named('size'));
-		const start = startByte ?? (partSize !== undefined ? index * partSize : refuse(`part ${partNumber} gives no startByte, and the plan no partSize`));
+		const start = startByte ?? index * (partSizeOf() ?? refuse(`part ${partNumber} gives no startByte, and the plan no partSize`));
 		if (start !== offset) {
 			refuse(
 				offset === 0
@@ -128,7 +152,7 @@ export function planParts(
 		if (rangeSize !== undefined && givenSize !== undefined && rangeSize !== givenSize) {
 			refuse(`${named('size')} (${givenSize}) is not endByte - startByte + 1 (${rangeSize})`);
 		}
-		const size = rangeSize ?? givenSize ?? Math.min(partSize ?? refuse(`part ${partNumber} gives no size, and the plan no partSize`), fileSize - offset);
+		const size = rangeSize ?? givenSize ?? Math.min(partSizeOf() ?? refuse(`part ${partNumber} gives no size, and the plan no partSize`), fileSize - offset);
 		if (size < 1) refuse(`part ${partNumber} ends at byte ${start + size - 1}, before it starts (${start})`);
 		if (size > maxPartBytes) {
 			refuse(`part ${partNumber} is ${size} bytes, larger than the Part Size asked (${maxPartBytes} bytes)`);
