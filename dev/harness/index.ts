@@ -39,3 +39,5 @@ export type { LoadedPackage, PackageFiles } from './registry';
 export { openSession } from './session';
 export { forgetPackageRateLimits, installFakeWaitClock, installRecordingWaitClock } from './wait-clock';
 export type { FakeWaitClock, RecordingWaitClock } from './wait-clock';
+export { activateWebhookTrigger } from './webhook';
+export type { ActiveWebhookTrigger, WebhookCall, WebhookTriggerOptions } from './webhook';

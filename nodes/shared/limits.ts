@@ -258,3 +258,31 @@ export const TRIGGER_LIMITS = {
 	/** A poll's time when n8n does not say (n8n 1.x has no getPollBudgetMs): n8n 2.x's default. */
 	defaultPollBudgetMs: 5 * 60 * 1000,
 } as const;
+
+// -------------------------------------------------------------------------------------------------
+// The Callback Trigger: how soon it answers the service, and what it keeps to recognise a callback
+// it has already handled. docs/callback-trigger.md ("Bounds") and docs/reliability.md name each.
+// -------------------------------------------------------------------------------------------------
+
+export const CALLBACK_LIMITS = {
+	/**
+	 * A callback is answered within this, whatever the API does (the service gives up after 30 s):
+	 * the check through the API (the upload's status and its files' records) must end by then, else
+	 * the answer is 503 and the service calls again later.
+	 */
+	answerWithinMs: 10_000,
+	/** Retry-After of a 503 answer, in seconds (the service may use its own backoff instead). */
+	retryAfterSeconds: 30,
+	/** Default of History Size: uploads (and steps) remembered to recognise a repeated callback (about 41 KB of static data). */
+	defaultHistorySize: 1000,
+	/** Highest History Size accepted (about 410 KB of static data, written on every emission). */
+	maxHistorySize: 10_000,
+	/** Trigger nodes whose memory (checks in flight, recent uploads) one n8n process keeps; the least recently called is dropped. */
+	maxScopesInMemory: 100,
+	/** A body n8n hands over as text (a content type other than JSON) is read as JSON up to this many characters. */
+	maxTextBodyChars: 65_536,
+	/** A step name longer than this (or with other characters than letters, digits, _ . -) is not read from a callback. */
+	maxStepNameLength: 64,
+	/** Values requests (Include Extracted Values) run side by side, after the callback is answered. */
+	valuesConcurrency: 4,
+} as const;

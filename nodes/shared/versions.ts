@@ -14,7 +14,16 @@ export const DEFAULT_NODE_VERSION = 2;
 /** The first typeVersion with the file's fields in the editor and typed values out. */
 export const SCHEMA_AWARE_VERSION = 2;
 
+/**
+ * Nodes born after typed values, whose every typeVersion is schema-aware (by the node type's name,
+ * the part after the package's prefix): the Callback Trigger emits the items of the polling
+ * trigger's current typeVersion.
+ */
+const SCHEMA_AWARE_FROM_THE_START: ReadonlySet<string> = new Set(['documentExtractionCallbackTrigger']);
+
 /** Whether the node running (or being edited) is of a typeVersion with typed, schema-aware values. */
 export function isSchemaAware(context: { getNode(): INode }): boolean {
-	return context.getNode().typeVersion >= SCHEMA_AWARE_VERSION;
+	const node = context.getNode();
+	const typeName = node.type.slice(node.type.lastIndexOf('.') + 1);
+	return SCHEMA_AWARE_FROM_THE_START.has(typeName) || node.typeVersion >= SCHEMA_AWARE_VERSION;
 }
