@@ -61,8 +61,16 @@ export function readBody(req: IncomingMessage, limit: number, onBytes: (bytes: n
 	});
 }
 
+/**
+ * An answer body given as JSON text, sent as it is: for a fault whose answer JSON.stringify cannot
+ * write (a value nested tens of thousands deep, which JSON.parse on the other side reads fine).
+ */
+export class JsonText {
+	constructor(readonly text: string) {}
+}
+
 export function sendJson(res: ServerResponse, response: JsonResponse, requestId: string): void {
-	const payload = response.body === undefined ? '' : JSON.stringify(response.body);
+	const payload = response.body === undefined ? '' : response.body instanceof JsonText ? response.body.text : JSON.stringify(response.body);
 	const headers: Record<string, string | number> = {
 		'x-request-id': requestId,
 		...response.headers,

@@ -8,7 +8,7 @@ import { FILE_PAGE_SIZE, listFiles, withoutSecrets } from '../shared/api';
 import { forEachConcurrently } from '../shared/concurrency';
 import { TRIGGER_LIMITS } from '../shared/limits';
 import { asNodeError } from '../shared/nodeError';
-import { withLeadingKeys } from '../shared/output/keyOrder';
+import { documentItem } from '../shared/output/documentItem';
 import { valuesField } from '../shared/output/values';
 import { PollBudget, pollBudgetMs } from './pollBudget';
 import type { FileStream } from './files';
@@ -176,7 +176,7 @@ class PollRun {
 	private emit(file: FileRecord, values: Map<string, IDataObject>): boolean {
 		const extra = values.get(String(file.fileId));
 		if (this.settings.includeValues && extra === undefined) return false;
-		this.items.push({ json: withLeadingKeys({ ...file, ...(extra ?? {}) }) });
+		this.items.push(documentItem(file, extra));
 		this.emitted.add(this.emittedKey(file));
 		return true;
 	}

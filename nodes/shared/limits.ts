@@ -14,6 +14,8 @@ export const WAIT_LIMITS = {
 	rateLimitJitterCapMs: 5_000,
 	/** After a 429's pause, requests held by the gate leave one by one, this far apart. */
 	rateLimitResumeSpacingMs: 100,
+	/** A 429 closes the key's gate for the pause it asks, at most this long (the highest Max Retry Wait). */
+	rateGateMaxHoldMs: 3600 * 1000,
 	/** A key's 429 gate is forgotten this long after its pause (or its last held request) … */
 	rateGateForgetAfterMs: 10 * 60_000,
 	/** … and at most this many gates are kept, the oldest dropped first. */
@@ -33,6 +35,8 @@ export const WAIT_LIMITS = {
 	minRequestTimeoutSeconds: 1,
 	/** A retry is not started with less time than this left (it could not finish). */
 	minAttemptMs: 250,
+	/** The credential test waits this long for the API's answer (a person is waiting in the dialog). */
+	credentialTestTimeoutMs: 30_000,
 } as const;
 
 export const ANSWER_LIMITS = {
@@ -44,8 +48,17 @@ export const ANSWER_LIMITS = {
 	errorBodyBytes: 64 * 1024,
 	/** Of an error answer that is not JSON, at most this much text is summarised. */
 	summarisedTextBytes: 4096,
+	/** Items per list request: the API's default and largest page size (GET /files, /file-type, values). */
+	pageSize: 100,
 	/** Pages read by Return All when the API gives no total (1,000,000 items at 100 a page). */
 	maxPagesWithoutTotal: 10_000,
+	/**
+	 * Default of Max List Size, in MB (MiB): the answers of all the pages of one list read page by
+	 * page (Return All, Query's rows, a file's values) together; the next page may read only what is left.
+	 */
+	defaultMaxListMb: 128,
+	minMaxListMb: 1,
+	maxMaxListMb: 4096,
 	/** A download may bring this much more than the size its file record announced: 1% … */
 	downloadTolerancePercent: 1,
 	/** … and at least this many bytes. */
@@ -108,17 +121,12 @@ export const PROCESSING_WAIT_LIMITS = {
 	lastStatusCheckMs: 1000,
 } as const;
 
-/**
- * Wait for Completion "When the Service Calls Back" (Upload): what one callback may cost, and what
- * an n8n process remembers of the executions that wait (the uploads themselves are in the
- * execution, bounded by its items).
- */
+/** Upload's Wait Mode "When the Service Calls Back": what a callback may cost, what a process remembers. */
 export const CALLBACK_WAIT_LIMITS = {
 	/** Waiting executions whose confirmed uploads one n8n process remembers; the oldest is forgotten first (then checked again at its next callback). */
 	maxTrackedExecutions: 1000,
-	/** A callback's check of its upload: the time of one API attempt … */
+	/** A callback's check of its upload: one API attempt, and its retries (the service waits 30 s for the answer). */
 	verifyRequestTimeoutMs: 10_000,
-	/** … and of its retries, so that the service, which waits 30 s, is answered in time. */
 	verifyMaxRetryWaitMs: 10_000,
 	/** After the API called an upload unfinished, a callback for it within this time is not checked again (answered 429). */
 	verifySpacingMs: 2_000,
@@ -126,12 +134,20 @@ export const CALLBACK_WAIT_LIMITS = {
 	retryAfterSeconds: 5,
 	/** Status requests at the same time: before the execution waits, a process's first look at a waiting execution, the results. */
 	statusConcurrency: 4,
-	/** When at most this many uploads are unconfirmed after a final callback, each is asked for (another process may have taken their callbacks) … */
+	/** At most this many uploads unconfirmed after a final callback: each is asked for (another process may have had its callback), at most once per spacing. */
 	tailRecheckUploads: 8,
-	/** … unless this process asked for it within this time. */
 	tailRecheckSpacingMs: 5_000,
 	/** Characters read of each field of a callback's body (status, step, uploadId). */
 	bodyFieldChars: 100,
+} as const;
+
+/**
+ * Simplify's output (nodes/shared/output/simplify.ts). A value nested deeper than this is reported, not rendered
+ * (n8n's JSON.stringify of run data overflows at a few thousand levels); at most this many notes, then a count.
+ */
+export const OUTPUT_LIMITS = {
+	maxSimplifiedDepth: 100,
+	maxSimplifyNotes: 20,
 } as const;
 
 /** Items: Batching, Return All / Limit, Delete's batches. */
@@ -144,6 +160,8 @@ export const ITEM_LIMITS = {
 	defaultLimit: 50,
 	/** File IDs per DELETE /files request (the API recommends at most 100). */
 	deleteBatchSize: 100,
+	/** A JSON parameter nested deeper than this is refused before any request (no form or query nests more than a few levels). */
+	maxJsonDepth: 100,
 } as const;
 
 /** Names and types a binary gets from what the service said (binaryFileName, binaryMimeType). */
@@ -191,15 +209,31 @@ export const TEXT_LIMITS = {
 	networkCodeChars: 60,
 	/** … looked for this many causes deep. */
 	causeDepth: 5,
-	/** Redaction walks a value this many levels deep. */
-	redactionDepth: 20,
 } as const;
 
-// -------------------------------------------------------------------------------------------------
-// Paging and the trigger: how many requests a list may take, and what the trigger keeps between
-// polls. The paging guard (nodes/shared/paging.ts) applies the request caps; docs/reliability.md
-// ("Every bound, in one table") and docs/trigger.md ("Bounds") name each of them.
-// -------------------------------------------------------------------------------------------------
+/**
+ * A file type's fields (schema) as the editor's field mapper, Update Values' checks and typed
+ * values read them (nodes/shared/schema/): what the service's schema can make them do.
+ */
+export const SCHEMA_LIMITS = {
+	/** Fields the field mapper lists at most; a file type with more asks for Using JSON or Map Automatically. */
+	maxMapperFields: 5000,
+	/** File types asked per request when looking one up (by ID or schema ID): the lookup stops at the page that has it. */
+	fileTypeLookupPageSize: 25,
+	/** Rows a table value written by Update Values may hold. */
+	maxTableRows: 10_000,
+	/** Columns a table field's label in the mapper names, before "…". */
+	tableColumnsInLabel: 6,
+	/** Allowed values of a choice field named in a message, before "…". */
+	choicesInMessage: 20,
+	/** Lookups (a file's schema, a file type's fields) one node run keeps for its items; past it, each item asks again. */
+	runCacheEntries: 1000,
+	/** Text longer than this is left as text by typed values (a number, true/false, a date is never longer). */
+	maxTypedTextChars: 64,
+} as const;
+
+// ---- Paging and the trigger: how many requests a list may take, what the trigger keeps between polls. The paging
+// guard (nodes/shared/paging.ts) applies the request caps; docs/reliability.md and docs/trigger.md ("Bounds") name each.
 
 export const PAGING_LIMITS = {
 	/** Query > Execute with Return All: requests (pages of rows) at most; past it the item fails. */
@@ -237,4 +271,30 @@ export const TRIGGER_LIMITS = {
 	pollBudgetShare: 0.75,
 	/** A poll's time when n8n does not say (n8n 1.x has no getPollBudgetMs): n8n 2.x's default. */
 	defaultPollBudgetMs: 5 * 60 * 1000,
+} as const;
+
+// ---- The Callback Trigger: how soon it answers the service, what it keeps to recognise a callback it has already
+// handled. docs/callback-trigger.md ("Bounds") and docs/reliability.md name each.
+
+export const CALLBACK_LIMITS = {
+	/**
+	 * A callback is answered within this, whatever the API does (the service gives up after 30 s):
+	 * the check through the API (the upload's status and its files' records) must end by then, else
+	 * the answer is 503 and the service calls again later.
+	 */
+	answerWithinMs: 10_000,
+	/** Retry-After of a 503 answer, in seconds (the service may use its own backoff instead). */
+	retryAfterSeconds: 30,
+	/** Default of History Size: uploads (and steps) remembered to recognise a repeated callback (about 41 KB of static data). */
+	defaultHistorySize: 1000,
+	/** Highest History Size accepted (about 410 KB of static data, written on every emission). */
+	maxHistorySize: 10_000,
+	/** Trigger nodes whose memory (checks in flight, recent uploads) one n8n process keeps; the least recently called is dropped. */
+	maxScopesInMemory: 100,
+	/** A body n8n hands over as text (a content type other than JSON) is read as JSON up to this many characters. */
+	maxTextBodyChars: 65_536,
+	/** A step name longer than this (or with other characters than letters, digits, _ . -) is not read from a callback. */
+	maxStepNameLength: 64,
+	/** Values requests (Include Extracted Values) run side by side, after the callback is answered. */
+	valuesConcurrency: 4,
 } as const;

@@ -15,6 +15,7 @@ const OPTIONS = 'options';
 export const MAX_WAIT_PARAMETER = 'options.maxRateLimitWait';
 export const REQUEST_TIMEOUT_PARAMETER = 'options.requestTimeout';
 export const MAX_ANSWER_PARAMETER = 'options.maxAnswerSize';
+export const MAX_LIST_PARAMETER = 'options.maxListSize';
 export const MIN_SPEED_PARAMETER = 'options.minTransferSpeed';
 export const LOW_SPEED_TIME_PARAMETER = 'options.lowSpeedTime';
 
@@ -27,6 +28,7 @@ function optionName(parameterPath: string): string {
 const DEFAULT_MAX_WAIT_SECONDS = WAIT_LIMITS.defaultMaxWaitSeconds;
 const DEFAULT_REQUEST_TIMEOUT_SECONDS = WAIT_LIMITS.defaultRequestTimeoutSeconds;
 const DEFAULT_MAX_ANSWER_MB = ANSWER_LIMITS.defaultMaxAnswerMb;
+const DEFAULT_MAX_LIST_MB = ANSWER_LIMITS.defaultMaxListMb;
 const DEFAULT_MIN_SPEED_KBPS = SPEED_LIMITS.defaultMinSpeedKbps;
 const MIN_MIN_SPEED_KBPS = SPEED_LIMITS.minMinSpeedKbps;
 const DEFAULT_LOW_SPEED_SECONDS = SPEED_LIMITS.defaultLowSpeedSeconds;
@@ -67,6 +69,17 @@ const maxAnswerSizeOption: INodeProperties = {
 		'The largest answer from the API that is read into memory (and the largest download whose size the service does not announce). A larger answer fails the item, saying so, before the rest of it is read. Raise it only for documents with very large tables.',
 };
 
+/** Goes into every operation's Options collection; requestPolicy.ts reads it at MAX_LIST_PARAMETER. */
+const maxListSizeOption: INodeProperties = {
+	displayName: 'Max List Size (MB)',
+	name: optionName(MAX_LIST_PARAMETER),
+	type: 'number',
+	typeOptions: { minValue: ANSWER_LIMITS.minMaxListMb, maxValue: ANSWER_LIMITS.maxMaxListMb },
+	default: DEFAULT_MAX_LIST_MB,
+	description:
+		'The most one list read page by page may hold in memory: the answers of all its pages together (Return All of files, file types or query rows; every page of a document\'s values). Past it the item fails, saying so, and the page that would pass it is not read whole. Set a Limit or narrow the list rather than raising it far.',
+};
+
 /**
  * Options of the operations that move a document's bytes to or from storage (Upload, Download):
  * the low-speed limit of a transfer, as curl's --speed-limit and --speed-time.
@@ -99,7 +112,7 @@ export function optionsCollection(extra: INodeProperties[] = []): INodePropertie
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: [...extra, maxRetryWaitOption, requestTimeoutOption, maxAnswerSizeOption].sort((a, b) =>
+		options: [...extra, maxRetryWaitOption, requestTimeoutOption, maxAnswerSizeOption, maxListSizeOption].sort((a, b) =>
 			a.displayName.localeCompare(b.displayName),
 		),
 	};

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { ANSWER_LIMITS, SPEED_LIMITS, WAIT_LIMITS } from './limits';
 import type { NumberRange } from './parameters';
@@ -6,6 +6,7 @@ import { numberExpected, readParameter, requireNumber } from './parameters';
 import {
 	LOW_SPEED_TIME_PARAMETER,
 	MAX_ANSWER_PARAMETER,
+	MAX_LIST_PARAMETER,
 	MAX_WAIT_PARAMETER,
 	MIN_SPEED_PARAMETER,
 	REQUEST_TIMEOUT_PARAMETER,
@@ -15,12 +16,12 @@ import { cancelSignalOf, requestPolicy } from './run';
 
 /**
  * Where a run starts, its request policy is built: the router for each item of the action node
- * (itemPolicy), the trigger for each poll (pollPolicy), an editor method for each lookup
- * (editorPolicy). The options are read and checked here, once; the API layer and the request path
+ * (itemPolicy), the trigger for each poll (pollPolicy), the Callback Trigger for each call
+ * (callbackPolicy), an editor method for each lookup (editorPolicy). The options are read and checked here, once; the API layer and the request path
  * below only apply the policy they are handed.
  */
 
-type OptionsContext = IExecuteFunctions | IPollFunctions;
+type OptionsContext = IExecuteFunctions | IPollFunctions | IWebhookFunctions;
 
 /**
  * One option, checked by the parameters module: a number (or text holding one, as an expression
@@ -44,6 +45,7 @@ function limitsOf(values: {
 	maxWaitSeconds: number;
 	requestTimeoutSeconds: number;
 	maxAnswerMb: number;
+	maxListMb: number;
 	minSpeedKbps: number;
 	lowSpeedSeconds: number;
 }): RequestLimits {
@@ -51,6 +53,7 @@ function limitsOf(values: {
 		maxWaitMs: values.maxWaitSeconds * 1000,
 		requestTimeoutMs: values.requestTimeoutSeconds * 1000,
 		maxAnswerBytes: Math.floor(values.maxAnswerMb * 1024 * 1024),
+		maxListBytes: Math.floor(values.maxListMb * 1024 * 1024),
 		minBytesPerSecond: values.minSpeedKbps * 1024,
 		lowSpeedWindowMs: values.lowSpeedSeconds * 1000,
 	};
@@ -79,6 +82,14 @@ function readRequestLimits(context: OptionsContext, itemIndex: number | undefine
 		ANSWER_LIMITS.defaultMaxAnswerMb,
 		{ min: ANSWER_LIMITS.minMaxAnswerMb, max: ANSWER_LIMITS.maxMaxAnswerMb },
 	);
+	const maxListMb = readLimit(
+		context,
+		itemIndex,
+		MAX_LIST_PARAMETER,
+		{ displayName: 'Max List Size (MB)', unit: 'MB' },
+		ANSWER_LIMITS.defaultMaxListMb,
+		{ min: ANSWER_LIMITS.minMaxListMb, max: ANSWER_LIMITS.maxMaxListMb },
+	);
 	const minSpeedKbps = readLimit(
 		context,
 		itemIndex,
@@ -95,7 +106,7 @@ function readRequestLimits(context: OptionsContext, itemIndex: number | undefine
 		SPEED_LIMITS.defaultLowSpeedSeconds,
 		{ min: SPEED_LIMITS.minLowSpeedSeconds, max: SPEED_LIMITS.maxLowSpeedSeconds },
 	);
-	return limitsOf({ maxWaitSeconds, requestTimeoutSeconds, maxAnswerMb, minSpeedKbps, lowSpeedSeconds });
+	return limitsOf({ maxWaitSeconds, requestTimeoutSeconds, maxAnswerMb, maxListMb, minSpeedKbps, lowSpeedSeconds });
 }
 
 /** The policy of one input item of the action node, from its options; its budget is the item's. */
@@ -140,9 +151,19 @@ export function defaultRequestLimits(): RequestLimits {
 		maxWaitSeconds: WAIT_LIMITS.defaultMaxWaitSeconds,
 		requestTimeoutSeconds: WAIT_LIMITS.defaultRequestTimeoutSeconds,
 		maxAnswerMb: ANSWER_LIMITS.defaultMaxAnswerMb,
+		maxListMb: ANSWER_LIMITS.defaultMaxListMb,
 		minSpeedKbps: SPEED_LIMITS.defaultMinSpeedKbps,
 		lowSpeedSeconds: SPEED_LIMITS.defaultLowSpeedSeconds,
 	});
+}
+
+/**
+ * The policy of one call of the Callback Trigger, from its options. The check that must end before
+ * the call is answered passes its own deadline with each request (the API layer's `deadline`);
+ * what comes after the answer (values) has the options' bounds.
+ */
+export function callbackPolicy(context: IWebhookFunctions): RequestPolicy {
+	return requestPolicy(readRequestLimits(context, undefined), { itemIndex: undefined, waitDeadline: undefined, cancelSignal: undefined });
 }
 
 /**

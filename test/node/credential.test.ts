@@ -4,7 +4,7 @@ import * as path from 'node:path';
 
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions, INodeType } from 'n8n-workflow';
 
-import { CREDENTIAL_TEST_METHOD } from '../../credentials/credentialTest';
+import { CREDENTIAL_TEST_METHOD } from '../../nodes/shared/credentialTest';
 import { keyLeaks } from '../../dev/emulator';
 import { block as blockDns, unblock as unblockDns } from '../../dev/n8n/dns-block.cjs';
 import { startSelfSignedHttps } from '../../dev/self-signed-https';
@@ -217,7 +217,7 @@ describe('Base URL Override in the credential dialog', () => {
 });
 
 /** A test-only community package whose node borrows our credential as the HTTP Request node does. */
-const BORROWER_PACKAGE = path.resolve(__dirname, '../fixtures/credential-borrower-package');
+const BORROWER_PACKAGE = path.resolve(__dirname, '../../dev/credential-borrower-package');
 const BORROWER = 'n8n-nodes-credential-borrower.credentialBorrower';
 const KEY = SEEDED_KEYS.readWrite;
 

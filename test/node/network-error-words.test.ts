@@ -3,12 +3,12 @@
  * generic advice after a cause that says it all. The `npm start` sandbox's offline refusal
  * (ESANDBOXOFFLINE) says the cause and the fix in its own words, so nothing is added to it; the
  * Default instance's host was typed by nobody, so an unknown host there blames the network, never
- * the spelling. The same table (credentials/connectionFailure.ts) words the node's errors and the
+ * the spelling. The same table (nodes/shared/connectionFailure.ts) words the node's errors and the
  * credential test.
  */
 import type { INode, NodeApiError } from 'n8n-workflow';
 
-import { explainConnectionFailure } from '../../credentials/connectionFailure';
+import { explainConnectionFailure } from '../../nodes/shared/connectionFailure';
 import { buildNetworkError } from '../../nodes/shared/transport/errors';
 import { block as blockDns, unblock as unblockDns } from '../../dev/n8n/dns-block.cjs';
 import { runNode } from '../../dev/harness';

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { ANSWER_LIMITS } from '../limits';
 import type { ApiContext } from '../run';
 import type { ApprovedUrl } from '../transport';
 import { apiRequest, apiRequestAllItems, approveStorageUrl, listAt, unexpectedResponse } from '../transport';
@@ -44,8 +45,8 @@ export interface FilePage {
 	count?: number;
 }
 
-/** Files per list request: the API's maximum page size. */
-export const FILE_PAGE_SIZE = 100;
+/** Files per list request: the API's largest page size (limits.ts). */
+export const FILE_PAGE_SIZE = ANSWER_LIMITS.pageSize;
 
 /**
  * The query string of GET /files. `fileIds`: the specification calls it a string; the service's

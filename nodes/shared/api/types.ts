@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiContext, Deadline, ItemPolicy, RequestPolicy } from '../run';
+import type { AnswerCap } from '../transport';
 import { unexpectedResponse } from '../transport';
 
 /**
@@ -11,6 +12,8 @@ import { unexpectedResponse } from '../transport';
 export interface ApiCall {
 	policy: RequestPolicy;
 	deadline?: Deadline;
+	/** A list read page by page: this page may read only what Max List Size has left. */
+	answerCap?: AnswerCap;
 }
 
 /** A call that changes something: its Idempotency-Key is derived from the item and the body. */

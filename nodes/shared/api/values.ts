@@ -48,6 +48,7 @@ export async function getFormValues(
 			policy,
 		},
 		{
+			whatToDoAtSize: 'Raise "Max List Size (MB)" in the node options if the document\'s values are legitimately that large.',
 			extract: (body) => {
 				const values = (body.values ?? {}) as IDataObject;
 				return {

@@ -15,6 +15,8 @@ export interface RequestPolicy {
 	readonly requestTimeoutMs: number;
 	/** Max Answer Size: the largest API answer read into memory (and a download of unknown size). */
 	readonly maxAnswerBytes: number;
+	/** Max List Size: the answers of all the pages of one list read page by page, together. */
+	readonly maxListBytes: number;
 	/** Min Transfer Speed over Low Speed Time: storage transfers slower than this are abandoned. */
 	readonly lowSpeed: { readonly minBytesPerSecond: number; readonly windowMs: number };
 	/** Max Retry Wait: one budget for all the waits and repeated attempts of the item (or poll). */
@@ -35,6 +37,7 @@ export interface RequestLimits {
 	maxWaitMs: number;
 	requestTimeoutMs: number;
 	maxAnswerBytes: number;
+	maxListBytes: number;
 	minBytesPerSecond: number;
 	lowSpeedWindowMs: number;
 }
@@ -54,6 +57,7 @@ export function requestPolicy(limits: RequestLimits, scope: PolicyScope<number |
 		itemIndex: scope.itemIndex,
 		requestTimeoutMs: limits.requestTimeoutMs,
 		maxAnswerBytes: limits.maxAnswerBytes,
+		maxListBytes: limits.maxListBytes,
 		lowSpeed: { minBytesPerSecond: limits.minBytesPerSecond, windowMs: limits.lowSpeedWindowMs },
 		budget: new WaitBudget(limits.maxWaitMs),
 		waitDeadline: scope.waitDeadline,
@@ -67,6 +71,7 @@ export function limitsOfPolicy(policy: RequestPolicy): RequestLimits {
 		maxWaitMs: policy.budget.limitMs,
 		requestTimeoutMs: policy.requestTimeoutMs,
 		maxAnswerBytes: policy.maxAnswerBytes,
+		maxListBytes: policy.maxListBytes,
 		minBytesPerSecond: policy.lowSpeed.minBytesPerSecond,
 		lowSpeedWindowMs: policy.lowSpeed.windowMs,
 	};

@@ -3,6 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { API_PATH_PREFIX } from '../../../credentials/hosts';
 import { TEXT_LIMITS } from '../limits';
+import { jsonText } from '../text';
 import type { Deadline } from '../run/waitBudget';
 import { cancelledError, isCancelled } from '../run/cancel';
 import { connectionFor } from './connection';
@@ -10,11 +11,22 @@ import type { ApiContext } from '../run/context';
 import type { RequestPolicy } from '../run/policy';
 import { buildApiError, buildNetworkError, buildRedirectError, tooLargeError } from './errors';
 import { send } from './http';
-import type { AttemptResult } from './retry';
-import { isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs, withRetries } from './retry';
+import type { AttemptLimits, AttemptResult } from './retry';
+import { isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs } from './failures';
+import { withRetries } from './retry';
 import { redact } from './secrets';
 import { secretsOf } from '../run/scope';
 import { TransferWatch } from './watch';
+
+/**
+ * A smaller cap than Max Answer Size for one answer, with its own error: the room a list read page
+ * by page has left under Max List Size (the paging guard's bytesLeft).
+ */
+export interface AnswerCap {
+	maxBytes: number;
+	/** The error when the answer brings more (reading stopped at maxBytes, nothing of it kept). */
+	tooLarge: () => Error;
+}
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -41,6 +53,8 @@ export interface ApiRequest {
 	 * reaches past it: e.g. the Wait Timeout of Wait for Completion.
 	 */
 	deadline?: Deadline;
+	/** Read the answer only up to this cap, when it is below Max Answer Size. */
+	answerCap?: AnswerCap;
 }
 
 export interface ApiResponse {
@@ -48,6 +62,8 @@ export interface ApiResponse {
 	headers: IDataObject;
 	/** The parsed JSON answer; {} when the answer had no body. */
 	body: IDataObject;
+	/** The bytes of the answer read (what a list read page by page counts against Max List Size). */
+	bytes: number;
 }
 
 /** The answer's JSON; the text itself when it is not JSON; {} when it is empty. */
@@ -103,8 +119,10 @@ export async function apiRequestWithResponse(
 	if (request.body !== undefined) headers['Content-Type'] = 'application/json';
 	if (request.idempotencyKey) headers['Idempotency-Key'] = request.idempotencyKey;
 	const repeatable = isRetrySafe(request);
+	const cap = request.answerCap !== undefined && request.answerCap.maxBytes < policy.maxAnswerBytes ? request.answerCap : undefined;
+	const maxAnswerBytes = cap ? Math.max(0, Math.floor(cap.maxBytes)) : policy.maxAnswerBytes;
 
-	const attempt = async (attemptNumber: number, timeoutMs: number): Promise<AttemptResult<ApiResponse>> => {
+	const attempt = async ({ attemptNumber, timeoutMs }: AttemptLimits): Promise<AttemptResult<ApiResponse>> => {
 		const watch = new TransferWatch({ deadlineMs: timeoutMs, cancelSignal: policy.cancelSignal });
 		let result;
 		try {
@@ -116,7 +134,7 @@ export async function apiRequestWithResponse(
 				body: request.body,
 				credentials,
 				watch,
-				answer: { mode: 'buffer', maxBytes: policy.maxAnswerBytes },
+				answer: { mode: 'buffer', maxBytes: maxAnswerBytes },
 			});
 		} finally {
 			watch.stop();
@@ -148,7 +166,7 @@ export async function apiRequestWithResponse(
 		if (!result.ok) {
 			const tooLarge = result;
 			const giveUp = () =>
-				tooLargeError(this.getNode(), {
+				cap ? cap.tooLarge() : tooLargeError(this.getNode(), {
 					what: `The API's answer to ${request.method} ${path}`,
 					limitBytes: tooLarge.limitBytes,
 					itemIndex,
@@ -166,6 +184,7 @@ export async function apiRequestWithResponse(
 					statusCode: status,
 					headers: answer.headers,
 					body: (body && typeof body === 'object' ? body : {}) as IDataObject,
+					bytes: answer.bytes.length,
 				},
 			};
 		}
@@ -224,7 +243,6 @@ export async function apiRequestWithResponse(
 					itemIndex,
 					secrets,
 				}),
-			chargeRepeatedAttempts: true,
 			deadline: request.deadline,
 		},
 		attempt,
@@ -245,7 +263,10 @@ export function unexpectedResponse(
 	itemIndex?: number,
 ): NodeApiError {
 	const secrets = secretsOf(context);
-	const shown = redact(JSON.stringify(body) ?? '', secrets).slice(0, TEXT_LIMITS.unexpectedAnswerChars);
+	// Enough text that a secret starting within the part shown is whole when it is redacted.
+	const longestSecret = secrets.reduce((longest, secret) => Math.max(longest, secret.length), 0);
+	const text = jsonText(body, TEXT_LIMITS.unexpectedAnswerChars + longestSecret);
+	const shown = redact(text, secrets).slice(0, TEXT_LIMITS.unexpectedAnswerChars);
 	return new NodeApiError(context.getNode(), { unexpected: shown } as JsonObject, {
 		message: `The API answered ${what} in an unexpected shape`,
 		description: shown,

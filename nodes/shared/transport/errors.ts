@@ -1,7 +1,7 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { explainConnectionFailure } from '../../../credentials/connectionFailure';
+import { explainConnectionFailure } from '../connectionFailure';
 import { isFixedInstanceHost } from '../../../credentials/hosts';
 import { TEXT_LIMITS } from '../limits';
 import { redact, redactQuery } from './secrets';

@@ -7,7 +7,7 @@ import { refusedUrlError } from './errors';
 import { ANSWER_LIMITS } from '../limits';
 import type { SendResult } from './http';
 import { send } from './http';
-import type { AttemptResult } from './retry';
+import type { AttemptLimits, AttemptResult } from './retry';
 import { withRetries } from './retry';
 import { addSecrets } from '../run/scope';
 import type { StorageDownloadOptions, StorageRequestOptions } from './storageOutcome';
@@ -96,18 +96,24 @@ export async function approveStorageUrl(
 	return { href: approved } as ApprovedUrl;
 }
 
-/** The bounds of one storage attempt: idle time (Request Timeout), low-speed limit, byte cap, stop. */
-function storageWatch(options: StorageRequestOptions, timeoutMs: number, maxBytes?: number): TransferWatch {
+/**
+ * The bounds of one storage attempt: idle time (Request Timeout), low-speed limit, byte cap, stop;
+ * a repeated attempt also ends when what Max Retry Wait had left when it started is spent.
+ */
+function storageWatch(options: StorageRequestOptions, limits: AttemptLimits, maxBytes?: number): TransferWatch {
 	const { lowSpeed, cancelSignal } = options.policy;
-	return new TransferWatch({ idleMs: timeoutMs, lowSpeed, cancelSignal, maxBytes });
+	return new TransferWatch({ idleMs: limits.timeoutMs, deadlineMs: limits.budgetLeftMs, lowSpeed, cancelSignal, maxBytes });
 }
 
-/** Runs a storage request under the policy: item budget, URL validity, the transfer bounds. */
+/**
+ * Runs a storage request under the policy: item budget (every wait and every repeated attempt
+ * charged to it), URL validity, the transfer bounds.
+ */
 async function withStorageRetries<T>(
 	context: ApiContext,
 	url: string,
 	options: StorageRequestOptions,
-	attempt: (attemptNumber: number, timeoutMs: number) => Promise<AttemptResult<T>>,
+	attempt: (limits: AttemptLimits) => Promise<AttemptResult<T>>,
 ): Promise<T> {
 	return await withRetries(
 		{
@@ -138,9 +144,9 @@ export async function putToStorage(
 	options: StoragePutOptions,
 ): Promise<StoragePutResult> {
 	const approved = url.href;
-	return await withStorageRetries(this, approved, options, async (attemptNumber, timeoutMs) => {
+	return await withStorageRetries(this, approved, options, async (limits) => {
 		const payload = await source();
-		const watch = storageWatch(options, timeoutMs);
+		const watch = storageWatch(options, limits);
 		if (Buffer.isBuffer(payload.body)) watch.allowMemoryBody(payload.contentLength);
 		else watch.watch(payload.body);
 		let result: SendResult;
@@ -171,7 +177,7 @@ export async function putToStorage(
 		}
 		if (!result.ok) {
 			(payload.body as { destroy?: () => void }).destroy?.();
-			return { ok: false, failure: attemptFailure(this, 'PUT', approved, options, result, watch, attemptNumber, timeoutMs) };
+			return { ok: false, failure: attemptFailure(this, 'PUT', approved, options, result, watch, limits) };
 		}
 		return judgeStorageAnswer(this, approved, options, result.answer, (answer) => stored(answer.headers, answer.statusCode));
 	});
@@ -201,12 +207,12 @@ export async function downloadFromStorage<T>(
 	const approved = url.href;
 	const maxBytes = options.maxBytes ?? options.policy.maxAnswerBytes;
 	const capped = { ...options, maxBytes, announced: options.maxBytes !== undefined };
-	return await withStorageRetries(this, approved, capped, async (attemptNumber, timeoutMs): Promise<AttemptResult<T>> => {
-		const watch = storageWatch(capped, timeoutMs, maxBytes);
+	return await withStorageRetries(this, approved, capped, async (limits): Promise<AttemptResult<T>> => {
+		const watch = storageWatch(capped, limits, maxBytes);
 		try {
 			const result = await send(this, { method: 'GET', url: approved, headers: {}, watch, answer: { mode: 'stream' } });
 			if (!result.ok) {
-				return { ok: false, failure: attemptFailure(this, 'GET', approved, capped, result, watch, attemptNumber, timeoutMs) };
+				return { ok: false, failure: attemptFailure(this, 'GET', approved, capped, result, watch, limits) };
 			}
 			const length = Number(result.answer.headers['content-length']);
 			if (result.answer.stream && Number.isFinite(length) && length > maxBytes) {
@@ -218,7 +224,7 @@ export async function downloadFromStorage<T>(
 					statusCode: result.answer.statusCode,
 					headers: result.answer.headers,
 				};
-				return { ok: false, failure: attemptFailure(this, 'GET', approved, capped, tooLarge, watch, attemptNumber, timeoutMs) };
+				return { ok: false, failure: attemptFailure(this, 'GET', approved, capped, tooLarge, watch, limits) };
 			}
 			const judged = judgeStorageAnswer(this, approved, capped, result.answer, (answer): StorageDownload => ({
 				body: answer.stream as NodeJS.ReadableStream,
@@ -234,7 +240,7 @@ export async function downloadFromStorage<T>(
 				const failed: Exclude<SendResult, { ok: true }> = watch.reason
 					? { ok: false, failure: 'aborted', reason: watch.reason }
 					: { ok: false, failure: 'network', error };
-				return { ok: false, failure: attemptFailure(this, 'GET', approved, capped, failed, watch, attemptNumber, timeoutMs) };
+				return { ok: false, failure: attemptFailure(this, 'GET', approved, capped, failed, watch, limits) };
 			}
 		} finally {
 			watch.stop();

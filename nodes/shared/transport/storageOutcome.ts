@@ -7,8 +7,8 @@ import { buildNetworkError, buildRedirectError, tooLargeError } from './errors';
 import type { Answer, SendResult } from './http';
 import type { RequestPolicy } from '../run/policy';
 import { secretsOf } from '../run/scope';
-import type { AttemptFailure, AttemptResult } from './retry';
-import { isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs } from './retry';
+import type { AttemptFailure, AttemptLimits, AttemptResult } from './retry';
+import { isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs } from './failures';
 import { redact, redactQuery } from './secrets';
 import { summarizeText } from '../text';
 import type { TransferWatch } from './watch';
@@ -145,7 +145,14 @@ function kibPerSecond(bytesPerSecond: number): string {
 }
 
 /** Why a storage attempt ended without an answer, for a person. */
-export function abortCause(watch: TransferWatch, timeoutMs: number, minBytesPerSecond: number, windowMs: number): { code: string; cause: string } {
+export function abortCause(watch: TransferWatch, limits: AttemptLimits, minBytesPerSecond: number, windowMs: number): { code: string; cause: string } {
+	const { timeoutMs, budgetLeftMs } = limits;
+	if (watch.reason === 'deadline') {
+		return {
+			code: 'RETRY_BUDGET',
+			cause: `the repeated attempt was still running when the ${((budgetLeftMs ?? 0) / 1000).toFixed(1)} s that Max Retry Wait had left for it were spent`,
+		};
+	}
 	if (watch.reason === 'too-slow') {
 		return {
 			code: 'TOO_SLOW',
@@ -169,9 +176,9 @@ export function attemptFailure(
 	options: StorageRequestOptions,
 	result: Exclude<SendResult, { ok: true }>,
 	watch: TransferWatch,
-	attemptNumber: number,
-	timeoutMs: number,
+	limits: AttemptLimits,
 ): AttemptFailure {
+	const { attemptNumber, timeoutMs } = limits;
 	if (watch.reason === 'cancelled' || (result.failure === 'aborted' && result.reason === 'cancelled')) {
 		return { kind: 'failed', repeatable: false, giveUp: () => cancelledError(context) };
 	}
@@ -180,7 +187,7 @@ export function attemptFailure(
 		return { kind: 'failed', repeatable: false, giveUp: () => downloadTooLargeError(context, options, limitBytes) };
 	}
 	const { minBytesPerSecond, windowMs } = options.policy.lowSpeed;
-	const aborted = result.failure === 'aborted' ? abortCause(watch, timeoutMs, minBytesPerSecond, windowMs) : undefined;
+	const aborted = result.failure === 'aborted' ? abortCause(watch, limits, minBytesPerSecond, windowMs) : undefined;
 	const error = result.failure === 'network' ? result.error : undefined;
 	const giveUp = (note?: string) =>
 		buildNetworkError(context.getNode(), {
@@ -192,13 +199,15 @@ export function attemptFailure(
 			itemIndex: options.policy.itemIndex,
 			secrets: secretsOf(context),
 			timeoutMs: aborted?.code === 'IDLE' ? timeoutMs : undefined,
-			reason: aborted?.code === 'TOO_SLOW' ? aborted.cause : undefined,
+			reason: aborted?.code === 'TOO_SLOW' || aborted?.code === 'RETRY_BUDGET' ? aborted.cause : undefined,
 			note,
 			label: options.label,
 			advice:
 				aborted?.code === 'TOO_SLOW'
 					? 'Check the network between n8n and the storage host; lower "Min Transfer Speed (KB/s)" in the node options if such a slow link is expected.'
-					: 'Check the network between n8n and the storage host, then run the node again.',
+					: aborted?.code === 'RETRY_BUDGET'
+						? 'Every repeated attempt is charged to "Max Retry Wait (Seconds)": raise it in the node options for large files over an unreliable link, or check the network between n8n and the storage host.'
+						: 'Check the network between n8n and the storage host, then run the node again.',
 		});
 	return { kind: 'failed', repeatable: aborted !== undefined || isTransientNetworkError(error), giveUp };
 }

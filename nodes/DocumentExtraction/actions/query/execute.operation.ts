@@ -9,11 +9,13 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { Violation } from '../../../shared/api';
 import { describeViolation, executeQuery } from '../../../shared/api';
 import { PAGING_LIMITS } from '../../../shared/limits';
-import { PagingGuard, pagingNodeError } from '../../../shared/paging';
+import { PagingGuard } from '../../../shared/paging';
+import { pagingNodeError } from '../../../shared/pagingLoop';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { DOCUMENTATION_URL, resultLimit, returnAllParameters } from '../../descriptions/common';
 import type { ItemPolicy } from '../../../shared/run';
 import { requireBoolean, requireIdList, requireJson, requireNumber, requireOneOf } from '../../../shared/parameters';
+import { pickerProperties, withPickers } from './pickers';
 
 /** The example configuration the editor starts with: it runs in any workspace. */
 const EXAMPLE_QUERY_CONFIG = `{
@@ -51,6 +53,7 @@ const properties: INodeProperties[] = [
 		description:
 			'Only files in these directories or their subdirectories: directory IDs separated by commas (or an expression giving a list). Empty means every folder. Replaces "foldersContext" of the configuration below.',
 	},
+	...pickerProperties,
 	{
 		displayName: 'Query Configuration (JSON)',
 		name: 'queryConfig',
@@ -59,7 +62,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		description:
 			'The query-builder configuration: selectedFields (each with an alias), filters, filterGroups, groupBy, aggregations, orderBy, headerOrder',
-		hint: `Fields are file attributes (fileName, createdAt, …) or titles of extracted fields. Shapes of filters, groups and aggregations: <a href="${QUERY_SHAPES_URL}" target="_blank">query configuration</a>.`,
+		hint: `Fields are file attributes (fileName, createdAt, …) or titles of extracted fields; Selected Fields, Filters and Order By above replace their keys here when they have entries. Shapes of filters, groups and aggregations: <a href="${QUERY_SHAPES_URL}" target="_blank">query configuration</a>.`,
 	},
 	...returnAllParameters.map((parameter) =>
 		parameter.name === 'limit' ? { ...parameter, description: 'Max number of rows to return' } : parameter,
@@ -121,7 +124,7 @@ const displayOptions = { show: { resource: ['query'], operation: ['execute'] } }
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/** The configuration to send: the JSON, with the Document Types and Folders helpers applied. */
+/** The configuration to send: the JSON, with the Document Types and Folders helpers and the pickers applied. */
 function buildQueryConfig(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	const queryConfig = {
 		...requireJson(this, itemIndex, 'Query Configuration (JSON)', this.getNodeParameter('queryConfig', itemIndex), 'object'),
@@ -130,7 +133,7 @@ function buildQueryConfig(this: IExecuteFunctions, itemIndex: number): IDataObje
 	if (documentTypes.length) queryConfig.documentTypes = documentTypes;
 	const folders = requireIdList(this, itemIndex, 'Folders', this.getNodeParameter('folderIds', itemIndex, ''), 'objectId');
 	if (folders.length) queryConfig.foldersContext = folders;
-	return queryConfig;
+	return withPickers(this, itemIndex, queryConfig);
 }
 
 function queryErrorsFailure(this: IExecuteFunctions, errors: Violation[], itemIndex: number): NodeOperationError {
@@ -152,11 +155,13 @@ function queryErrorsFailure(this: IExecuteFunctions, errors: Violation[], itemIn
  * of rows all alike may repeat in earnest (a column with few values), so only a varied page the
  * same as the one before counts as no progress. At most PAGING_LIMITS.queryMaxPages requests.
  */
-function rowsGuard(this: IExecuteFunctions, itemIndex: number, pageSize: number): PagingGuard<IDataObject> {
+function rowsGuard(this: IExecuteFunctions, itemIndex: number, pageSize: number, policy: ItemPolicy): PagingGuard<IDataObject> {
 	return new PagingGuard<IDataObject>({
 		list: 'POST /query/execute',
 		pageSize,
 		maxRequests: PAGING_LIMITS.queryMaxPages,
+		maxBytes: policy.maxListBytes,
+		whatToDoAtSize: 'Turn off Return All and set a Limit, select fewer fields, or raise "Max List Size (MB)" in the node options.',
 		pageParameter: 'offset',
 		alikeItemsMayRepeat: true,
 		whatToDo:
@@ -197,13 +202,13 @@ export async function execute(
 	const errors: Violation[] = [];
 	let offset = requireNumber(this, itemIndex, 'Offset', options.offset ?? 0, { min: 0, integer: true }, 'a whole number, 0 or more');
 	const requested = limit ?? pageSize;
-	const guard = rowsGuard.call(this, itemIndex, requested);
+	const guard = rowsGuard.call(this, itemIndex, requested, policy);
 	for (;;) {
 		guard.request();
 		const answer = await executeQuery.call(
 			this,
 			{ queryConfig, options: { limit: requested, offset, ...(skipCache ? { skipCache: true } : {}) } },
-			{ policy },
+			{ policy, answerCap: { maxBytes: guard.bytesLeft, tooLarge: () => guard.failure(guard.sizeProblem()) } },
 		);
 		if (answer.errors.length && !ignoreQueryErrors) {
 			throw queryErrorsFailure.call(this, answer.errors, itemIndex);
@@ -211,7 +216,10 @@ export async function execute(
 		// No more rows than asked for are kept, and they are added one by one: push(...rows) passes
 		// every row as an argument and overflowed the call stack from about 150,000 rows.
 		const taken = Math.min(answer.data.length, requested);
-		const verdict = guard.page(answer.data.length > taken ? answer.data.slice(0, taken) : answer.data, { at: `the page at offset ${offset}` });
+		const verdict = guard.page(answer.data.length > taken ? answer.data.slice(0, taken) : answer.data, {
+			at: `the page at offset ${offset}`,
+			bytes: answer.bytes,
+		});
 		for (const row of verdict.fresh) rows.push(row);
 		if (guard.requests === 1) headers = answer.headers;
 		executionTimeMs += answer.executionTimeMs;

@@ -16,18 +16,14 @@ import type { ItemPolicy } from '../../../../shared/run';
 import { waitClock } from '../../../../shared/run';
 import { trimTrailingStops } from '../../../../shared/text';
 import type { PlannedPart } from './partPlan';
-import { planParts } from './partPlan';
+import { BYTES_PER_MB, planParts } from './partPlan';
 import { sentBefore } from './replay';
 
 /**
  * Multipart upload: POST /files/upload/multipart, a PUT per part to its presigned URL, then
- * POST /files/upload/multipart/complete with the ETags in part order.
- *
- * Sizes: the API takes `fileSize` and `partSizeLimit` in MB, floats allowed; we read MB as
- * 2^20 bytes (MiB), so `bytes / 2^20` is exact and the service's byte count equals ours
- * (docs/dev/api-contract.md#multipart-sizes-in-mb).
+ * POST /files/upload/multipart/complete with the ETags in part order. Sizes in MB: BYTES_PER_MB
+ * (partPlan.ts).
  */
-export const BYTES_PER_MB = 1024 * 1024;
 
 export interface MultipartSettings {
 	/** Requested part size in MB (the API's partSizeLimit). */

@@ -18,7 +18,7 @@ import {
 	requireText,
 } from '../../../../shared/parameters';
 import type { MultipartSettings } from './multipart';
-import { BYTES_PER_MB } from './multipart';
+import { BYTES_PER_MB } from './partPlan';
 
 /** Upload's parameters read and checked for one item, before anything is sent. */
 

@@ -17,14 +17,14 @@ import type {
 } from 'n8n-workflow';
 
 import { explainConnectionFailure } from './connectionFailure';
-import { authorizeApiRequest } from './apiKeyAttachment';
-import { API_PATH_PREFIX, BaseUrlError, SUBSCRIPTION_PATH, hostTypedIn, resolveApiBase } from './hosts';
+import { WAIT_LIMITS } from './limits';
+import { authorizeApiRequest } from '../../credentials/apiKeyAttachment';
+import { API_PATH_PREFIX, BaseUrlError, SUBSCRIPTION_PATH, hostTypedIn, resolveApiBase } from '../../credentials/hosts';
 
 /** The name each node's `testedBy` gives, and the key of the method in `methods.credentialTest`. */
 export const CREDENTIAL_TEST_METHOD = 'documentExtractionApiTest';
 
-/** How long the test waits for the API's answer (a person is waiting in the dialog). */
-export const CREDENTIAL_TEST_TIMEOUT_MS = 30_000;
+const { credentialTestTimeoutMs: CREDENTIAL_TEST_TIMEOUT_MS } = WAIT_LIMITS;
 
 const DASHBOARD = 'the project settings of your fileAI dashboard';
 
@@ -148,6 +148,9 @@ export async function documentExtractionApiTest(
 	const apiKey = typeof fields.apiKey === 'string' ? fields.apiKey : '';
 	const withoutKey = (result: INodeCredentialTestResult): INodeCredentialTestResult =>
 		apiKey === '' ? result : { ...result, message: result.message.split(apiKey).join('[the API key]') };
+	// The lint rule no-deprecated-workflow-functions reads `this.helpers.request` as the deprecated
+	// helper and offers httpRequest, which this context does not have: n8n-core's CredentialTestContext
+	// (1.123.81 and 2.41.1) gives a credential test `request` alone (ICredentialTestFunctions).
 	const { helpers } = this;
 	let answer: Answer;
 	try {

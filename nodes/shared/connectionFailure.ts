@@ -1,8 +1,8 @@
 /**
  * A request that got no HTTP answer, in words: what happened (as the end of "Could not reach
  * <origin>: ...", so the host is not named again) and what to do about it. The one table
- * of network error codes, for the node's errors (nodes/.../transport/errors.ts) and the credential
- * test (credentialTest.ts).
+ * of network error codes, for the node's errors (transport/errors.ts) and the credential test
+ * (credentialTest.ts).
  *
  * What to do depends on where the host came from. A host the user typed (Instance Host, Base URL
  * Override) may be misspelt or point at the wrong port; the host of a fixed Instance (Default) was
@@ -12,6 +12,9 @@
  * ESANDBOXOFFLINE, whose message says it is offline and how to go online) is shown in its own words,
  * without advice of ours after it.
  */
+
+import { TEXT_LIMITS } from './limits';
+import { trimTrailingStops } from './text';
 
 export interface ConnectionFailureInput {
 	/** The error's code (ENOTFOUND, ECONNREFUSED, CERT_HAS_EXPIRED, ...), if any. */
@@ -45,14 +48,12 @@ function isTlsCode(code: string): boolean {
 	return /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code) || code === 'EPROTO';
 }
 
-/** The first line of a text, at most 300 characters, without its closing stops; undefined when empty. */
+/** The first line of a text, at most TEXT_LIMITS.networkCauseChars characters, without its closing stops; undefined when empty. */
 function firstLine(text: string | undefined): string | undefined {
-	let line = (text ?? '').split('\n', 1)[0].trim();
-	let end = line.length;
-	while (end > 0 && (line[end - 1] === '.' || line[end - 1] === ' ')) end--;
-	line = line.slice(0, end);
+	const line = trimTrailingStops((text ?? '').split('\n', 1)[0].trim());
 	if (line === '' || line === 'unknown error') return undefined;
-	return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+	const max = TEXT_LIMITS.networkCauseChars;
+	return line.length > max ? `${line.slice(0, max)}…` : line;
 }
 
 function seconds(ms: number): number {
