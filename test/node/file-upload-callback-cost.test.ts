@@ -30,7 +30,7 @@ function apiRequestsSince(on: Emulator, after: number) {
 const lastSequence = (on: Emulator) => on.requests.at(-1)?.sequence ?? 0;
 
 describe('API requests per document: callbacks against polling', () => {
-	it(`${CALLBACK_DOCUMENTS} documents whose callbacks arrive out of order, duplicated and replayed cost no more API requests per document than polling, and no upload is asked for more than twice`, async () => {
+	it(`${CALLBACK_DOCUMENTS} documents whose callbacks arrive out of order, duplicated and replayed cost no more API requests per document than polling; status requests stay linear (each upload at most 3, at most 2 per document in all)`, async () => {
 		// Polling, the default Poll Interval: the baseline of the same emulator and processing time.
 		const beforePolling = lastSequence(emulator);
 		const polled = await runNode({
