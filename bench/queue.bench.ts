@@ -93,7 +93,7 @@ interface Burst {
 	documents: number;
 	processingMs: number;
 	wallMs: number;
-	/** Most executions n8n listed as running at once (each holds a worker slot or, in regular mode, a production slot) … */
+	/** Most executions n8n listed as running at once: in a worker slot, or (queue mode) created and queued for one … */
 	peakRunning: number;
 	/** … and as waiting (holding none). */
 	peakWaiting: number;
@@ -414,7 +414,7 @@ async function main(): Promise<void> {
 
 	const baselineOf = (row: Burst) => bursts.find((other) => other.processingMs === row.processingMs && other.label.startsWith('queue, 1 worker') && other.label.endsWith('polling'))!;
 	process.stdout.write(`\nSingle-document executions by webhook (n8n 2.41.1, ${os.cpus().length} cores, ${new Date().toISOString().slice(0, 10)}); "vs polling": against the 1-worker polling row of the same processing time\n\n`);
-	process.stdout.write('| mode | processing | documents | wall time | docs/min | vs polling | API requests/doc | of which status checks | others | storage requests/doc | peak running (slots held) | peak waiting (no slot) | failed | executions per worker |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n');
+	process.stdout.write('| mode | processing | documents | wall time | docs/min | vs polling | API requests/doc | of which status checks | others | storage requests/doc | peak listed running (in a slot or queued for one) | peak waiting (no slot) | failed | executions per worker |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n');
 	for (const row of bursts) {
 		const baseline = baselineOf(row);
 		process.stdout.write(
