@@ -22,6 +22,7 @@ import type { DeleteAnswerShape } from './types';
 export { ManualClock, OffsetClock, SEED_IDS, SEEDED_KEYS };
 export type { Clock, ControllableClock, DeleteAnswerShape, EmulatorEvents, FaultLabel, RateLimitOptions, RequestLogEntry };
 export type { FailFault, DelayFault, ResetFault, FaultMatch, HangFault, HangMode, HostName, RedirectFault, RedirectStatus, RewriteUrlsFault, EditAnswerFault, PendingFaults } from './faults';
+export { RawJson } from './http-util';
 
 export interface EmulatorOptions {
 	/** API listener port (0 = any free port; default 0). */
