@@ -13,11 +13,12 @@ const { maxEarly: MAX_EARLY, maxUnplaced: MAX_UNPLACED } = TRIGGER_LIMITS;
  */
 export class EarlyFiles {
 	private readonly entries = new Map<string, [id: string, at: string]>();
+	private readonly ids = new Set<string>();
 
 	constructor(stored: Array<[string, string]> = []) {
 		for (const [id, at] of stored) {
 			const stamp = parseStamp(at);
-			if (stamp !== undefined) this.entries.set(keyOf(id, stamp.ms), [id, at]);
+			if (stamp !== undefined) this.add(id, stamp);
 		}
 	}
 
@@ -39,8 +40,14 @@ export class EarlyFiles {
 		return this.entries.has(keyOf(id, stamp.ms));
 	}
 
+	/** Whether some version of the file is among them (a file that lost its timestamp since). */
+	hasFile(id: string): boolean {
+		return this.ids.has(id);
+	}
+
 	add(id: string, stamp: Stamp): void {
 		this.entries.set(keyOf(id, stamp.ms), [id, stamp.text]);
+		this.ids.add(id);
 	}
 
 	/** What the static data keeps: the entries the cursor does not cover yet. */

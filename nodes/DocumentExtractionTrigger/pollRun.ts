@@ -132,6 +132,9 @@ export class PollRun {
 	/** A file the stream cannot place (no readable timestamp): reported once, by being emitted or remembered. */
 	private classifyUnplaced({ file, id }: Listed, walk: Walk): Action {
 		if (this.unplaced.has(id) || this.pending.has(id) || (walk === 'main' && this.ahead.has(id))) return 'pass';
+		// Handled before its timestamp became unreadable (ahead of the cursor, or at the cursor's own
+		// timestamp, which "on or after" lists again); File Updated emits its next readable version.
+		if (this.early.hasFile(id) || this.cursor.has(id) || this.frontier?.has(id)) return 'pass';
 		if (this.emitted.has(this.emittedKey(id, undefined))) return 'pass';
 		if (isProcessed(file)) return this.passes(file) ? 'emit' : 'pass';
 		if (this.settings.event === 'fileProcessed' && !hasFailed(file) && walk === 'main') return 'pend';
@@ -242,11 +245,10 @@ export class PollRun {
 		for (let start = 0; start < ids.length; start += FILE_PAGE_SIZE) {
 			if (start > 0 && !this.budget.allows()) return;
 			const batch = ids.slice(start, start + FILE_PAGE_SIZE);
-			const { files } = await listFiles.call(this.context, {
-				fileIds: batch,
-				page: 1,
-				limit: FILE_PAGE_SIZE,
-			});
+			const { files, count } = await listFiles.call(this.context, { fileIds: batch, page: 1, limit: FILE_PAGE_SIZE });
+			// An answer that lists fewer files than its own count is incomplete: a file missing from
+			// it is not taken for deleted (it stays remembered until an answer says so).
+			const complete = count === undefined || files.length >= Math.min(count, batch.length);
 			const byId = new Map<string, FileRecord>();
 			for (const file of files) {
 				const id = fileIdOf(file);
@@ -258,7 +260,7 @@ export class PollRun {
 			for (const id of batch) {
 				const file = byId.get(id);
 				if (!file) {
-					this.pending.delete(id); // deleted
+					if (complete) this.pending.delete(id); // deleted
 				} else if (isProcessed(file)) {
 					if (!this.passes(file) || this.emitted.has(id)) {
 						this.pending.delete(id);

@@ -43,13 +43,21 @@ export async function initialState(
 		return { ...base, cursor: { at: settings.startDate, ids: [] } };
 	}
 	const stream = STREAMS[settings.event];
-	const { files } = await listFiles.call(this, {
+	const { files, count } = await listFiles.call(this, {
 		sortBy: stream.sortBy,
 		sortOrder: 'DESC',
 		page: 1,
 		limit: FILE_PAGE_SIZE,
 	});
 	onRequest();
+	if (count !== undefined && files.length < Math.min(count, FILE_PAGE_SIZE)) {
+		// Files the start did not see would later be taken for news: no start from such a page.
+		throw new NodeOperationError(
+			this.getNode(),
+			`The API listed ${files.length} of the ${count} newest files it counts (GET /files, by ${stream.sortBy}, newest first): the trigger does not start from an incomplete list`,
+			{ description: 'Nothing was started or emitted; the next poll asks again. If this keeps happening, tell the service\'s operator.' },
+		);
+	}
 	if (files.length === 0) return { ...base, cursor: { at: null, ids: [] } };
 	const horizon = stampAt(nowMs - CURSOR_LAG_MS);
 	const latestMs = nowMs + FUTURE_TOLERANCE_MS;
@@ -60,16 +68,23 @@ export async function initialState(
 	const unplaced = [...new Set(listed.filter(({ stamp }) => stamp === undefined).map(({ id }) => id))];
 	const stamped = listed.flatMap(({ file, id, stamp }) => (stamp !== undefined && stamp.ms <= latestMs ? [{ file, id, stamp }] : []));
 	const within = stamped.filter(({ stamp }) => stamp.ms <= horizon.ms);
-	const beyond = stamped.filter(({ stamp }) => stamp.ms > horizon.ms);
 	const newest = (entries: typeof stamped) => entries.reduce((best, entry) => (entry.stamp.ms > best.stamp.ms ? entry : best)).stamp;
 	const oldest = (entries: typeof stamped) => entries.reduce((best, entry) => (entry.stamp.ms < best.stamp.ms ? entry : best)).stamp;
-	// The newest file up to the horizon; with none, the horizon, or, when the whole page lies beyond
-	// it, the oldest file of the page (files older than it are history too).
+	// History is what is dated up to the newest file within the horizon (with none, up to the
+	// horizon), and the files of the page dated after the horizon, each remembered in `early` (a
+	// file the service adds later, dated after the horizon, is news; the cursor never passes the
+	// horizon, so no file within the cursor's lag is lost). At the newest file's very millisecond,
+	// history holds only the page's files, so that a file added later at it is news, unless the
+	// page is full and its oldest file is at it (more files at it may follow past the page).
 	const last = within.length > 0 ? newest(within) : undefined;
-	const historyLimit = last ?? (files.length >= FILE_PAGE_SIZE && beyond.length > 0 ? oldest(beyond) : horizon);
+	const historyLimit = last ?? horizon;
+	const tieMayGoOn = last !== undefined && files.length >= FILE_PAGE_SIZE && oldest(stamped).ms === last.ms;
+	const historyUntil = tieMayGoOn || last === undefined ? historyLimit.text : stampAt(historyLimit.ms - 1).text;
+	const atLimit = (ms: number) => settings.event === 'fileProcessed' && last !== undefined && !tieMayGoOn && ms === last.ms;
+	const remember = stamped.filter(({ stamp }) => stamp.ms > horizon.ms || atLimit(stamp.ms));
 	const early: Array<[string, string]> = [];
 	const pending: string[] = [];
-	for (const { file, id, stamp } of beyond) {
+	for (const { file, id, stamp } of remember) {
 		if (settings.event === 'fileProcessed' && !isProcessed(file)) pending.push(id);
 		else early.push([id, stamp.text]);
 	}
@@ -82,13 +97,12 @@ export async function initialState(
 		// The cursor starts at the newest change, holding the files changed at that very instant.
 		const at = last ?? horizon;
 		const ids = [...new Set(within.filter(({ stamp }) => stamp.ms === at.ms).map(({ id }) => id))];
-		const historyUntil = last === undefined && historyLimit !== horizon ? { historyUntil: historyLimit.text } : {};
-		return { ...base, ...remembered, cursor: { at: at.text, ids }, ...historyUntil };
+		return { ...base, ...remembered, cursor: { at: at.text, ids } };
 	}
 	// File Processed walks back over the last day of uploads, emitting none of them, to note
 	// those still being processed at activation: they are emitted when they finish.
-	const at = new Date(Math.min(historyLimit.ms, horizon.ms) - IN_FLIGHT_LOOKBACK_MS).toISOString();
-	return { ...base, ...remembered, cursor: { at, ids: [] }, historyUntil: historyLimit.text };
+	const at = new Date(historyLimit.ms - IN_FLIGHT_LOOKBACK_MS).toISOString();
+	return { ...base, ...remembered, cursor: { at, ids: [] }, historyUntil };
 }
 
 /** "Fetch Test Event": the most recently changed processed file that passes the filters. */

@@ -199,7 +199,9 @@ export class Walker {
 			const answer = await this.list(anchor, page, FILE_PAGE_SIZE);
 			let found = -1;
 			answer.files.forEach((file, index) => {
-				if (position.has(String(file.fileId))) found = index;
+				// A handled file that is still at the cursor's timestamp: one that changed since (File
+				// Updated lists it later) tells nothing about the place in the group.
+				if (position.has(String(file.fileId)) && stampOf(file, this.stream)?.ms === position.ms) found = index;
 			});
 			if (found >= 0) {
 				position.placeAt((page - 1) * FILE_PAGE_SIZE + found + 1);
