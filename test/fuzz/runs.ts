@@ -1,0 +1,33 @@
+/**
+ * How long the property-based tests of test/fuzz run. `npm test` runs each property a fixed number
+ * of times from a fixed seed (the same cases every run, in seconds); `npm run fuzz` sets FUZZ_RUNS
+ * (default 5000) for a long run. FUZZ_SEED picks another seed; fast-check prints the seed and the
+ * path of any counterexample, and each one found becomes a named regression test.
+ *
+ *   FUZZ_RUNS=20000 FUZZ_SEED=7 npm run fuzz
+ */
+import type { Parameters } from 'fast-check';
+
+/** The seed of every property in `npm test`. */
+export const DEFAULT_SEED = 34;
+
+function positiveInteger(text: string | undefined): number | undefined {
+	const value = Number(text);
+	return text !== undefined && Number.isSafeInteger(value) && value > 0 ? value : undefined;
+}
+
+/**
+ * fast-check's parameters for one property: `defaultRuns` in `npm test`; under FUZZ_RUNS, that
+ * many runs times `share` (a property that runs the n8n engine per case takes a share of the runs).
+ */
+export function fuzzParameters<T>(defaultRuns: number, share = 1): Parameters<T> {
+	const asked = positiveInteger(process.env.FUZZ_RUNS);
+	const numRuns = asked === undefined ? defaultRuns : Math.max(defaultRuns, Math.round(asked * share));
+	return { seed: positiveInteger(process.env.FUZZ_SEED) ?? DEFAULT_SEED, numRuns };
+}
+
+/** Jest's timeout for a property of `defaultRuns` runs of about `msPerRun` each, scaled as fuzzParameters scales the runs. */
+export function fuzzTimeout(defaultRuns: number, msPerRun: number, share = 1): number {
+	const runs = fuzzParameters(defaultRuns, share).numRuns ?? defaultRuns;
+	return Math.max(60_000, runs * msPerRun * 3);
+}
