@@ -6,26 +6,18 @@
  * may pass it. n8n's clock is the package's wait clock here, moved by the test.
  */
 import { addFiles } from '../../dev/emulator/bulk-files';
-import type { StaticDataHost } from '../../dev/harness';
 import { TRIGGER_LIMITS } from '../../nodes/shared/limits';
 import { useFakeWaitClock } from '../node/support';
-import { ActiveTrigger, MINUTE, iso, useEmulator } from './support';
+import { ActiveTrigger, EVENTS_AND_HOSTS, iso, MINUTE, useEmulator } from './support';
 
 const emulator = useEmulator({}, 'test');
 const clock = useFakeWaitClock();
-
-const cases: Array<[event: 'fileProcessed' | 'fileUpdated', host: StaticDataHost]> = [
-	['fileProcessed', 'in-memory'],
-	['fileProcessed', 'staged'],
-	['fileUpdated', 'in-memory'],
-	['fileUpdated', 'staged'],
-];
 
 function cursorAt(trigger: ActiveTrigger): number {
 	return Date.parse((trigger.staticData.cursor as { at: string }).at);
 }
 
-describe.each(cases)('%s with the %s static data host', (event, host) => {
+describe.each(EVENTS_AND_HOSTS)('%s with the %s static data host', (event, host) => {
 	it('a file dated now + 9 minutes: emitted, and the files created after it (dated now) too, each once', async () => {
 		const start = clock.now();
 		const before = addFiles(emulator.state, 3, { createdAtMs: (i) => start - 60 * MINUTE + i * 1000 });

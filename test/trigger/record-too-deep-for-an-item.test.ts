@@ -9,22 +9,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { addFiles } from '../../dev/emulator/bulk-files';
-import type { StaticDataHost } from '../../dev/harness';
 import { TOO_DEEP_MARKER, TRIGGER_NOTES_KEY, buildItem } from '../../nodes/DocumentExtractionTrigger/items';
 import { STREAMS } from '../../nodes/DocumentExtractionTrigger/files';
-import { ActiveTrigger, MINUTE, SEEDED_KEYS, deepJson, iso, rawValue, rewriteListedFiles, useEmulator } from './support';
+import { ActiveTrigger, deepJson, EVENTS_AND_HOSTS, iso, MINUTE, rawValue, rewriteListedFiles, SEEDED_KEYS, useEmulator } from './support';
 
 const emulator = useEmulator({}, 'test');
 const T0 = Math.floor(Date.now() / 1000) * 1000 - 24 * 60 * MINUTE;
 
-const cases: Array<[event: 'fileProcessed' | 'fileUpdated', host: StaticDataHost]> = [
-	['fileProcessed', 'in-memory'],
-	['fileProcessed', 'staged'],
-	['fileUpdated', 'in-memory'],
-	['fileUpdated', 'staged'],
-];
-
-describe.each(cases)('%s with the %s static data host', (event, host) => {
+describe.each(EVENTS_AND_HOSTS)('%s with the %s static data host', (event, host) => {
 	it('a record nested 20,000 deep among 11 files: all 11 emitted once, the deep value cut and named, the stream goes on', async () => {
 		const files = addFiles(emulator.state, 11, { createdAtMs: (i) => T0 + i * 1000 });
 		const deep = files[5];

@@ -8,25 +8,17 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { addFiles, finishProcessing } from '../../dev/emulator/bulk-files';
-import type { StaticDataHost } from '../../dev/harness';
-import { ActiveTrigger, MINUTE, iso, rewriteListedFiles, useEmulator } from './support';
+import { ActiveTrigger, EVENTS_AND_HOSTS, iso, MINUTE, rewriteListedFiles, useEmulator } from './support';
 
 const emulator = useEmulator({}, 'test');
 const T0 = Math.floor(Date.now() / 1000) * 1000 - 24 * 60 * MINUTE;
 const BAD_STAMPS = ['2024-01-01T00:00:60Z', '2024-02-30T00:00:00Z', '2024-01-01T00:00:00', 'yesterday', ''];
 
-const cases: Array<[event: 'fileProcessed' | 'fileUpdated', host: StaticDataHost]> = [
-	['fileProcessed', 'in-memory'],
-	['fileProcessed', 'staged'],
-	['fileUpdated', 'in-memory'],
-	['fileUpdated', 'staged'],
-];
-
 function warnings(logs: Array<{ level: string; message: string }>, about: RegExp): number {
 	return logs.filter((line) => line.level === 'warn' && about.test(line.message)).length;
 }
 
-describe.each(cases)('%s with the %s static data host', (event, host) => {
+describe.each(EVENTS_AND_HOSTS)('%s with the %s static data host', (event, host) => {
 	const stamp = event === 'fileProcessed' ? 'createdAt' : 'updatedAt';
 
 	it.each(BAD_STAMPS)('a file stamped %j between others: the others come out, it once with a note, and the stream goes on', async (bad) => {
