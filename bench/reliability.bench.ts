@@ -64,9 +64,9 @@ async function main(): Promise<void> {
 	const all = [...faults, ...inputs, ...credentials, ...triggers];
 	const sum = totals(all);
 	const summary = [
-		`Cases: ${sum.cases} (${faults.length} faults, ${inputs.length} bad inputs, ${credentials.length} hostile Base URLs, ${triggers.length} trigger faults); as expected: ${sum.asExpected} of ${sum.cases}.`,
+		`Cases: ${sum.cases} (${faults.length} faults, ${inputs.length} bad inputs, ${credentials.length} hostile Base URLs, request paths and headers, ${triggers.length} trigger faults); as expected: ${sum.asExpected} of ${sum.cases}.`,
 		`Documents lost: ${sum.lost}. Documents duplicated: ${sum.duplicated}. Requests carrying the key to another host: ${sum.keyLeaks}. Runs showing the key (items, errors, run data, logs): ${sum.keyShown}.`,
-		`Bad inputs and hostile Base URLs refused before any request: ${sum.refusedLocally} of ${sum.refusedLocallyExpected}.`,
+		`Bad inputs and hostile credential uses refused before any request: ${sum.refusedLocally} of ${sum.refusedLocallyExpected}.`,
 		`Run on ${new Date().toISOString().slice(0, 10)} in ${Math.round((Date.now() - started) / 1000)} s (Node ${process.version}).`,
 	].join('\n');
 	const body = [
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
 		'',
 		markdownTable(inputs),
 		'',
-		'### Hostile Base URL Override',
+		'### Hostile credential use (Base URL Override; request paths and headers through a node borrowing the credential)',
 		'',
 		markdownTable(credentials),
 		'',

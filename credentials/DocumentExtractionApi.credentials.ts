@@ -1,6 +1,5 @@
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	Icon,
 	IHttpRequestOptions,
@@ -9,11 +8,9 @@ import type {
 
 import {
 	API_PATH_PREFIX,
-	BASE_URL_EXPRESSION,
 	DEFAULT_INSTANCE,
 	INSTANCES,
 	INSTANCES_WITH_USER_HOST,
-	SUBSCRIPTION_PATH,
 } from './hosts';
 import { authorizeApiRequest } from './apiKeyAttachment';
 
@@ -27,7 +24,9 @@ export class DocumentExtractionApi implements ICredentialType {
 		dark: 'file:../icons/documentExtraction.dark.svg',
 	};
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-document-extraction#credentials';
+	// readmeSection('credentials') of documentation.ts, written out: n8n's lint wants a literal here
+	// (test/package/documentation-links.test.ts checks that they agree).
+	documentationUrl = 'https://github.com/document-extraction/n8n-nodes-document-extraction#credentials';
 
 	properties: INodeProperties[] = [
 		{
@@ -39,7 +38,7 @@ export class DocumentExtractionApi implements ICredentialType {
 			default: '',
 			hint: 'Create the key in your <a href="https://file.ai" target="_blank">fileAI</a> dashboard, under the project settings of the project to use',
 			description:
-				'The API key from the project settings of your dashboard. It decides the organization and workspace of every call.',
+				'The API key from the project settings of your dashboard. It decides the organization and workspace of every call. A read-only key is enough for reading (Get Many, Get Values, Query, the trigger); Upload and every other change need a key with write access.',
 		},
 		{
 			displayName: 'Instance',
@@ -79,37 +78,6 @@ export class DocumentExtractionApi implements ICredentialType {
 		return await authorizeApiRequest(credentials, requestOptions);
 	}
 
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: BASE_URL_EXPRESSION,
-			url: `${API_PATH_PREFIX}${SUBSCRIPTION_PATH}`,
-			method: 'GET',
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message:
-						'The API key was rejected (HTTP 401): check that it is copied whole from the project settings of your dashboard',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message:
-						'The API key is read-only or inactive (HTTP 403): activate it or create a key with write access in the project settings',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message:
-						'No Document Extraction API answered at this host (HTTP 404): check the Instance Host or the Base URL Override',
-				},
-			},
-		],
-	};
+	// No declarative `test`: each node names credentialTest.ts's method in `testedBy`, so the
+	// dialog says what is wrong in words (n8n prefers a credential's own `test` when it has one).
 }

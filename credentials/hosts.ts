@@ -38,8 +38,20 @@ export const INSTANCES_WITH_USER_HOST: InstanceId[] = INSTANCES.filter((i) => !i
 	(i) => i.value,
 );
 
-function defaultHost(): string {
-	return INSTANCES.find((i) => i.value === DEFAULT_INSTANCE)?.host ?? '';
+/** Whether `hostname` is the fixed host of an Instance (nobody typed it: a misspelling cannot be the problem there). */
+export function isFixedInstanceHost(hostname: string): boolean {
+	const name = hostname.toLowerCase();
+	return INSTANCES.some((instance) => instance.host === name);
+}
+
+/**
+ * Which credential field the API host was typed in, as a person reads it ("the Base URL
+ * Override", "the Instance Host"), or undefined when it is the fixed host of the chosen Instance.
+ */
+export function hostTypedIn(fields: HostCredentialFields): string | undefined {
+	if (typeof fields.baseUrl === 'string' && fields.baseUrl.trim() !== '') return 'the Base URL Override';
+	const instance = INSTANCES.find((i) => i.value === (fields.instance || DEFAULT_INSTANCE));
+	return instance && !instance.host ? 'the Instance Host' : undefined;
 }
 
 export interface HostCredentialFields {
@@ -78,20 +90,3 @@ export function resolveApiBase(fields: HostCredentialFields): ApprovedBaseUrl {
 	}
 	return approveInstanceHost(host, secrets);
 }
-
-/** The API path prefix as it stands in a regular expression literal of the expression below: \/prod\/v1. */
-const PREFIX_IN_PATTERN = API_PATH_PREFIX.split('/').join('\\/');
-
-/**
- * The base URL of the credential test request, as an n8n expression over `$credentials` (an
- * expression cannot call code). It only picks the host; authorizeApiRequest (apiKeyAttachment.ts) then judges it and
- * refuses to send the key anywhere the URL policy does not accept.
- */
-export const BASE_URL_EXPRESSION =
-	'={{ (' +
-	'$credentials.baseUrl && String($credentials.baseUrl).trim()' +
-	` ? String($credentials.baseUrl).trim().replace(/\\/+$/, '').replace(/${PREFIX_IN_PATTERN}$/, '')` +
-	` : ($credentials.instance === ${JSON.stringify(DEFAULT_INSTANCE)} || !$credentials.instance` +
-	` ? ${JSON.stringify(`https://${defaultHost()}`)}` +
-	` : 'https://' + String($credentials.instanceHost || '').trim().replace(/^https:\\/\\//i, '').replace(/\\/+$/, '').replace(/${PREFIX_IN_PATTERN}$/, ''))` +
-	') }}';

@@ -38,11 +38,7 @@ function asText(value: unknown): string | undefined {
 	return typeof value === 'bigint' ? String(value) : `(a ${typeof value})`;
 }
 
-/**
- * The forms in which a secret can stand in a text: as it is, JSON-escaped, URL-encoded (longest
- * first). nodes/shared/transport/secrets.ts still holds a copy of this and of redact(); it can
- * import both from here.
- */
+/** The forms in which a secret can stand in a text: as it is, JSON-escaped, URL-encoded (longest first). */
 export function secretForms(secret: string): string[] {
 	const forms = new Set([secret, JSON.stringify(secret).slice(1, -1)]);
 	try {
@@ -53,16 +49,33 @@ export function secretForms(secret: string): string[] {
 	return [...forms].filter((form) => form !== '').sort((left, right) => right.length - left.length);
 }
 
-/** Every occurrence of every secret (in each of its forms) replaced by [redacted]. */
-export function redact(text: string, secrets: Iterable<string> = []): string {
-	let result = text;
+/** Every form of every secret, longest first (a longer form may hold a shorter one). */
+export function formsOfSecrets(secrets: Iterable<string>): string[] {
+	const forms = new Set<string>();
 	for (const secret of secrets) {
-		if (!secret) continue;
-		for (const form of secretForms(secret)) {
-			if (result.includes(form)) result = result.split(form).join(REDACTED);
-		}
+		if (secret) for (const form of secretForms(secret)) forms.add(form);
 	}
-	return result;
+	return [...forms].sort((left, right) => right.length - left.length);
+}
+
+/**
+ * `text` with every one of `forms` (formsOfSecrets) replaced by [redacted]. A secret that overlaps
+ * the marker could form again around it ("x[re" + "[redacted]"...): then the whole text is the
+ * marker, or nothing when the marker itself holds a secret. No form is left, whatever the secret.
+ */
+export function redactForms(text: string, forms: readonly string[]): string {
+	let result = text;
+	for (const form of forms) {
+		if (result.includes(form)) result = result.split(form).join(REDACTED);
+	}
+	if (result === text || !forms.some((form) => result.includes(form))) return result;
+	return forms.some((form) => REDACTED.includes(form)) ? '' : REDACTED;
+}
+
+/** Every occurrence of every secret (in each of its forms) replaced by [redacted]: the one redaction of a text. */
+export function redact(text: string, secrets: Iterable<string> = []): string {
+	const forms = formsOfSecrets(secrets);
+	return forms.length === 0 ? text : redactForms(text, forms);
 }
 
 /**

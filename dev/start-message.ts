@@ -4,8 +4,11 @@
  */
 import type { N8nRuntime } from './n8n/n8n-runtime';
 
-/** The cold install figures measured in dev/n8n/README.md (2 cores, the committed lockfile). */
-export const COLD_INSTALL_NOTE = 'about 4 minutes here (213 s), up to 9 on a busy machine';
+/**
+ * How long the first install takes, without a figure measured on another machine: the steps below
+ * it print their own times (ensureN8n's log), which are this machine's.
+ */
+export const COLD_INSTALL_NOTE = 'minutes, not seconds (n8n and its dependencies are about 3 GB); each step says how long it took';
 
 export function provisioningMessage(status: { runtime: Pick<N8nRuntime, 'cacheDir' | 'hostDir' | 'n8nVersion' | 'nodeVersion'>; nodeReady: boolean; n8nReady: boolean }): string {
 	const { runtime, nodeReady, n8nReady } = status;
@@ -23,14 +26,17 @@ export function provisioningMessage(status: { runtime: Pick<N8nRuntime, 'cacheDi
 // ---------------------------------------------------------------------------------------------
 // What `npm start` (and `npm run start:queue`) print once n8n is ready
 
-/** The examples in the order a new user should try them: the first one first, then by what each adds. */
+/**
+ * The examples in the order a new user should try them, the order of the README's table (the
+ * first one first, then by what each adds; test/package/start-message.test.ts checks they agree).
+ */
 export const EXAMPLES_IN_ORDER: readonly string[] = [
 	'upload-and-extract.json',
 	'extract-documents-from-disk.json',
 	'query-invoice-totals.json',
-	'agent-invoice-questions.json',
 	'report-export-status.json',
 	'trigger-on-processed-files.json',
+	'agent-invoice-questions.json',
 	'baseline-http-request.json',
 ];
 
@@ -109,12 +115,14 @@ export function readyMessage(info: ReadyInfo): string {
 	lines.push(`${pad('Open')}${info.url}`);
 	lines.push(`${pad('Log in')}${info.ownerEmail}  /  ${info.ownerPassword}`);
 	lines.push(`${more}(this sandbox's own password, made at its first start; kept in ${info.secretsFile})`);
+	// Each example as a link that opens it in the editor (its file when it has no id).
+	const linkOf = (example: ExampleLine) => (example.id ? `${info.url}/workflow/${example.id}` : `examples/${example.file}`);
 	if (first) {
-		lines.push(`${pad('Try first')}"${shortName(first.name)}": ${first.id ? `${info.url}/workflow/${first.id}` : `examples/${first.file}`}, then Execute workflow`);
+		lines.push(`${pad('Try first')}"${shortName(first.name)}": ${linkOf(first)}, then Execute workflow`);
 	}
 	if (rest.length) {
 		const width = Math.max(...rest.map((example) => shortName(example.name).length));
-		rest.forEach((example, index) => lines.push(`${index === 0 ? pad('Then') : more}${shortName(example.name).padEnd(width)}  examples/${example.file}`));
+		rest.forEach((example, index) => lines.push(`${index === 0 ? pad('Then') : more}${shortName(example.name).padEnd(width)}  ${linkOf(example)}`));
 	}
 	if (info.online) {
 		lines.push(`${pad('Online')}n8n may connect to any host (--online): a credential with your API key and the Default`);
@@ -135,7 +143,8 @@ export function readyMessage(info: ReadyInfo): string {
 	lines.push(`${more}Settings > Community nodes lists only packages installed on that page, so it shows none here;`);
 	lines.push(`${more}the nodes are in the nodes panel (search "Document Extraction").`);
 	for (const detail of info.extraDetails ?? []) lines.push(`${pad(detail.label)}${detail.text}`);
-	lines.push(`${pad('Data')}${info.dataDir}  (0700; kept between starts)`);
+	lines.push(`${pad('Data')}${info.dataDir}  (0700; kept between starts, and shared by every clone`);
+	lines.push(`${more}of this repository on this machine: one sandbox, one login, the same workflows)`);
 	lines.push(`${pad('Logs')}${info.logFiles.join(', ')}`);
 	for (const note of info.notes ?? []) lines.push('', `Note: ${note}`);
 	return lines.join('\n');

@@ -22,7 +22,7 @@ import * as path from 'node:path';
 
 import { ensureN8n } from './n8n/n8n-runtime';
 import { baselineCredential, emulatorCredential, exampleWorkflowFiles, readExample } from './n8n/n8n-stack';
-import { hasFlag, importedFingerprint, option, portIsFree, runMain, say, stopper } from './start-cli';
+import { hasFlag, importedFingerprint, npmOptionNotes, option, portIsFree, runMain, say, stopper } from './start-cli';
 import { engineNote, onlineCommand, readyMessage } from './start-message';
 import { startQueueStack, type BinaryDataMode, type QueueStack } from './n8n/queue/queue-stack';
 
@@ -31,6 +31,13 @@ const EMULATOR_PORT = 8787;
 
 async function main(): Promise<void> {
 	const started = Date.now();
+	const fromNpm = npmOptionNotes('npm run start:queue', { flags: ['online', 'fresh'], options: ['port', 'workers', 'concurrency', 'binary-data'] });
+	for (const line of fromNpm.notes) say(line);
+	if (fromNpm.error) {
+		say(fromNpm.error);
+		process.exitCode = 1;
+		return;
+	}
 	const binaryDataMode = (option('binary-data') ?? 'database') as BinaryDataMode;
 	if (!['database', 'filesystem'].includes(binaryDataMode)) throw new Error('--binary-data is database or filesystem');
 	const workers = Number(option('workers') ?? 2);

@@ -24,6 +24,9 @@
  *   --model-port N  the scripted chat model's port (default 8790, or a free one when taken)
  *   --fresh         start from an empty user folder (new secrets too)
  *   --online        let n8n connect to other hosts (the real service, with your own API key)
+ * Given without `--` (`npm start --online`), a flag reaches npm, which passes it on in the
+ * environment (npm_config_online): it is used, and a line says so; an option whose value npm split
+ * off (`npm start --port 5000`) stops the start with the command to run instead (start-cli.ts).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -35,7 +38,7 @@ import { startN8n, type N8nInstance } from './n8n/n8n-launcher';
 import { baselineCredential, emulatorCredential, exampleWorkflowFiles, importCredentialsAndWorkflows, readExample } from './n8n/n8n-stack';
 import { cachedRuntime, ensureN8n } from './n8n/n8n-runtime';
 import { SHARED_KEY_NOTE, prepareSandbox } from './n8n/sandbox';
-import { hasFlag, importedFingerprint, option, portIsFree, runMain, say, stopper } from './start-cli';
+import { hasFlag, importedFingerprint, npmOptionNotes, option, portIsFree, runMain, say, stopper } from './start-cli';
 import { engineNote, provisioningMessage, readyMessage } from './start-message';
 
 const IMPORT_MARKER = '.dex-start-imports.json';
@@ -48,6 +51,14 @@ async function choosePort(wanted: number, what: string): Promise<number> {
 
 async function main(): Promise<void> {
 	const started = Date.now();
+	// `npm start --online` (without `--`) reaches npm, which passes it on as npm_config_online.
+	const fromNpm = npmOptionNotes('npm start', { flags: ['online', 'fresh'], options: ['port', 'emulator-port', 'model-port'] });
+	for (const line of fromNpm.notes) say(line);
+	if (fromNpm.error) {
+		say(fromNpm.error);
+		process.exitCode = 1;
+		return;
+	}
 	const online = hasFlag('online');
 	const note = engineNote();
 	if (note) say(note);

@@ -3,9 +3,9 @@
  * WorkflowExecute with our built node, for a text invoice and a PDF invoice, and prints what
  * the node returned. No n8n application needed.
  *
- * The example reads its invoice with n8n's Read/Write Files node (so it runs as is in the editor
- * that `npm start` opens); n8n-core has no such node, so here the demo hands the two documents to
- * the Upload node itself, as the manual trigger's items, and leaves the Read node out.
+ * The example makes its invoice from base64 it carries, with n8n's Edit Fields and Convert to File
+ * nodes (so it runs as imported in any n8n); n8n-core has no such nodes, so here the demo hands the
+ * two documents to the Upload node itself, as the manual trigger's items, and leaves those out.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,27 +16,24 @@ import { SEEDED_KEYS, startEmulator } from '../dev/emulator';
 import { INVOICE_FILE_NAME, INVOICE_PDF_FILE_NAME, invoicePdf, invoiceText } from '../dev/documents';
 import { REPO_ROOT, createBinaryItem, runWorkflow, type WorkflowJson } from '../dev/harness';
 
-/** The example with its Read/Write Files node taken out: the trigger connects to what the Read node fed. */
-function withoutReadNode(workflow: WorkflowJson): WorkflowJson {
-	const read = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.readWriteFile');
-	if (!read) return workflow;
-	const fedByRead = workflow.connections[read.name]?.main?.[0] ?? [];
-	const connections: IConnections = {};
-	for (const [from, outputs] of Object.entries(workflow.connections)) {
-		if (from === read.name) continue;
-		connections[from] = {
-			...outputs,
-			main: (outputs.main ?? []).map((targets) => ((targets ?? []).some((target) => target.node === read.name) ? fedByRead : targets)),
-		};
-	}
-	return { ...workflow, nodes: workflow.nodes.filter((node) => node !== read), connections };
+/**
+ * The example with its sample nodes taken out (they build the file from the base64 the workflow
+ * carries, with n8n's Edit Fields and Convert to File nodes, which n8n-core does not have): the
+ * manual trigger feeds the Upload node directly.
+ */
+function withoutSampleNodes(workflow: WorkflowJson, uploadNode: string): WorkflowJson {
+	const trigger = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
+	const upload = workflow.nodes.find((node) => node.name === uploadNode);
+	if (!trigger || !upload) throw new Error(`${workflow.name}: no manual trigger or no node "${uploadNode}"`);
+	const connections: IConnections = { [trigger.name]: { main: [[{ node: upload.name, type: 'main', index: 0 }]] } };
+	return { ...workflow, nodes: [trigger, upload], connections };
 }
 
 async function main(): Promise<void> {
 	const emulator = await startEmulator({ processingDelayMs: 300 });
 	try {
 		console.log(`Emulator: ${emulator.apiUrl} (storage ${emulator.storageUrl})`);
-		const workflow = withoutReadNode(JSON.parse(readFileSync(join(REPO_ROOT, 'examples/upload-and-extract.json'), 'utf8')) as WorkflowJson);
+		const workflow = withoutSampleNodes(JSON.parse(readFileSync(join(REPO_ROOT, 'examples/upload-and-extract.json'), 'utf8')) as WorkflowJson, 'Upload and extract');
 		const documents = [
 			{ buffer: Buffer.from(invoiceText()), fileName: INVOICE_FILE_NAME, mimeType: 'text/plain' },
 			{ buffer: invoicePdf(), fileName: INVOICE_PDF_FILE_NAME, mimeType: 'application/pdf' },

@@ -11,6 +11,10 @@
  *                                            output in the Table view (file name, status, values first)
  *   docs/screenshots/agent-workflow.png      the AI agent example after a run with the scripted model
  *   docs/screenshots/agent-tool-node.png     its Get file values tool: $fromAI file id, Description
+ *   docs/screenshots/credential-test-*.png   the credential dialog after Test, one per failure a user
+ *                                            meets: offline sandbox, unknown host (Default instance,
+ *                                            a network whose DNS answers nothing), refused, untrusted
+ *                                            certificate, rejected key (401), inactive key (403)
  *
  * SCREENSHOTS_ONLY=agent-workflow.png,agent-tool-node.png writes only the pictures named.
  *
@@ -23,8 +27,21 @@ import * as path from 'node:path';
 import { chromium, type Locator, type Page } from 'playwright-core';
 
 import { chatModelCredential, startOfflineChatModel } from '../dev/model/chat-model';
-import { DEFAULT_OWNER } from '../dev/n8n/n8n-env';
-import { EMULATOR_CREDENTIAL_ID, REPOSITORY_ROOT, executionOutput, runWorkflow, startStack, waitForExecution, type Stack } from '../dev/n8n/n8n-stack';
+import { SEEDED_KEYS, startEmulator } from '../dev/emulator';
+import { DEFAULT_OWNER, dnsBlockedEnv } from '../dev/n8n/n8n-env';
+import { startN8n, type N8nInstance } from '../dev/n8n/n8n-launcher';
+import {
+	CREDENTIAL_TYPE,
+	EMULATOR_CREDENTIAL_ID,
+	REPOSITORY_ROOT,
+	executionOutput,
+	runWorkflow,
+	startStack,
+	waitForExecution,
+	type Stack,
+} from '../dev/n8n/n8n-stack';
+import { startSelfSignedHttps } from '../dev/self-signed-https';
+import { onlineCommand } from '../dev/start-message';
 
 const OUTPUT_DIR = path.join(REPOSITORY_ROOT, 'docs', 'screenshots');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -100,12 +117,66 @@ async function shoot(page: Page, name: string): Promise<string> {
 	return file;
 }
 
+/** A key that looks real (never sent anywhere: the sandbox is offline, or DNS answers nothing). */
+const REAL_LOOKING_KEY = 'dex_live_0123456789abcdef0123456789abcdef';
+
+/**
+ * Saves a credential with `data` in `n8n`, opens its dialog (the editor tests a saved credential
+ * when its dialog opens), opens "More details" and takes the picture once the dialog shows
+ * `expected`, the start of the message.
+ */
+async function credentialTestShot(page: Page, n8n: N8nInstance, name: string, data: Record<string, string>, expected: string, file: string): Promise<void> {
+	const { id } = await n8n.rest<{ id: string }>('/credentials', { body: { name, type: CREDENTIAL_TYPE, data } });
+	await page.goto(`${n8n.url}/home/credentials/${id}`);
+	await page.locator('[data-test-id="editCredential-modal"], .el-dialog').first().waitFor({ timeout: 30_000 });
+	await dismissPopups(page);
+	const details = page.getByText(/More details/i).first();
+	await details.waitFor({ timeout: 30_000 });
+	await details.click();
+	await page.getByText(expected, { exact: false }).first().waitFor({ timeout: 15_000 });
+	await shoot(page, file);
+	say(`    ${(await page.getByText(expected, { exact: false }).first().innerText()).trim()}`);
+	await page.keyboard.press('Escape');
+}
+
+/** The credential dialog after Test, for each failure a user meets; the offline ones in the stack's n8n. */
+async function credentialTestShots(page: Page, stack: Stack): Promise<void> {
+	const stopped = await startEmulator({ processingDelayMs: 0 });
+	const stoppedUrl = stopped.apiUrl;
+	await stopped.close();
+	const untrusted = await startSelfSignedHttps();
+	try {
+		const n8n = stack.n8n;
+		await credentialTestShot(page, n8n, 'Document Extraction (real service)', { apiKey: REAL_LOOKING_KEY, instance: 'default' }, 'The sandbox is offline', 'credential-test-offline.png');
+		await credentialTestShot(page, n8n, 'Emulator, stopped', { apiKey: SEEDED_KEYS.readWrite, baseUrl: stoppedUrl }, 'the connection was refused', 'credential-test-refused.png');
+		await credentialTestShot(page, n8n, 'Proxy with its own certificate', { apiKey: SEEDED_KEYS.readWrite, baseUrl: untrusted.url }, 'its TLS certificate is not trusted', 'credential-test-untrusted-certificate.png');
+		await credentialTestShot(page, n8n, 'Emulator, mistyped key', { apiKey: 'dex_test_wsA_mistyped_0000000000000', baseUrl: stack.emulator.apiUrl }, 'The API key was rejected', 'credential-test-rejected-key.png');
+		await credentialTestShot(page, n8n, 'Emulator, inactive key', { apiKey: SEEDED_KEYS.inactive, baseUrl: stack.emulator.apiUrl }, 'The API key is inactive', 'credential-test-inactive-key.png');
+	} finally {
+		await untrusted.close();
+	}
+	// Online, on a network whose DNS answers nothing: the same folder, n8n restarted without the loopback guard.
+	await stack.n8n.stop();
+	const online = await startN8n({ userFolder: stack.userFolder, runtime: stack.runtime, online: true, env: { ...stack.env, ...dnsBlockedEnv() } });
+	try {
+		await signIn(page, online.url);
+		await credentialTestShot(page, online, 'Document Extraction (real service, no DNS)', { apiKey: REAL_LOOKING_KEY, instance: 'default' }, 'its host name could not be looked up', 'credential-test-unknown-host.png');
+	} finally {
+		await online.stop();
+	}
+}
+
 async function main(): Promise<void> {
 	if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: apt-get update && apt-get install -y chromium`);
 	fs.mkdirSync(OUTPUT_DIR, { recursive: true });
 	say('Starting n8n with the package, the emulator and the examples...');
 	const chatModel = await startOfflineChatModel();
-	const stack = await startStack({ log: () => undefined, credentials: () => [chatModelCredential(chatModel.baseUrl)] });
+	// The loopback guard names npm start's online command, as in the sandbox a user runs.
+	const stack = await startStack({
+		log: () => undefined,
+		credentials: () => [chatModelCredential(chatModel.baseUrl)],
+		n8n: { env: { LOOPBACK_GUARD_ONLINE_HINT: onlineCommand('npm start') } },
+	});
 	const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'dex-chromium-'));
 	try {
 		say('Running the folder extraction example...');
@@ -190,6 +261,10 @@ async function main(): Promise<void> {
 			await page.goto(`${stack.n8n.url}/workflow/${AGENT_WORKFLOW_ID}`);
 			await openPanel(page, await shown(page, page.locator('[data-test-id="canvas-node"]').filter({ hasText: 'Get file values' }).first()));
 			await shoot(page, 'agent-tool-node.png');
+			await page.keyboard.press('Escape');
+
+			// Last: it restarts n8n online (without the loopback guard) for the unknown-host picture.
+			await credentialTestShots(page, stack);
 		} finally {
 			await context.close();
 		}

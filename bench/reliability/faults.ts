@@ -1,4 +1,6 @@
 /** The fault cases of the reliability matrix: what the service (or the network) does wrong. */
+import { randomUUID } from 'node:crypto';
+
 import { waitForRequest } from '../../dev/emulator';
 import { addFiles } from '../../dev/emulator/bulk-files';
 import { brokenPdf, invoicePdf, mixedZip } from './documents';
@@ -269,6 +271,15 @@ export const FAULT_CASES: MatrixCase[] = [
 		setup: ({ emulator }) => emulator.faults.resetConnectionNext({ method: 'POST', path: '/files/upload/multipart/complete', phase: 'after' }),
 		bound: BUDGET,
 	},
+	{
+		group: 'fault',
+		name: 'multipart plan with fractional sizes and offsets (4 MiB, 4 MiB + 0.5 B, 4 MiB - 0.5 B): refused before any part',
+		operation: 'file.upload',
+		expect: 'error',
+		parameters: { options: { pollInterval: 0.5, multipart: 'always', partSize: 5 } },
+		input: async (context) => await context.documents(1, { bytes: 12 * 1024 * 1024 }),
+		setup: ({ emulator }) => emulator.faults.partPlanNext({ method: 'POST', path: '/files/upload/multipart', sizes: [4 * 1024 * 1024, 4 * 1024 * 1024 + 0.5, 4 * 1024 * 1024 - 0.5] }),
+	},
 	// documents that fail
 	{
 		group: 'fault',
@@ -344,6 +355,27 @@ export const FAULT_CASES: MatrixCase[] = [
 	},
 	{
 		group: 'fault',
+		name: 'Get Values answered with a value nested 3,000 lists deep (Simplify on): kept 100 levels, the rest reported in simplifyNotes',
+		operation: 'file.getValues',
+		expect: 'success',
+		seed: 1,
+		parameters: (ids) => ({ fileId: byId(ids[0]), simplify: true }),
+		setup: ({ emulator }) =>
+			emulator.faults.editAnswerNext({
+				method: 'GET',
+				path: /\/values$/,
+				edit: (body) => {
+					let value: unknown = 'bottom';
+					for (let level = 0; level < 3_000; level++) value = [value];
+					const answer = body as { values: { formValues: Array<{ fields: unknown[] }> } };
+					answer.values.formValues[0].fields.push({ title: 'Deep', type: 'array', value });
+					return answer;
+				},
+			}),
+		bound: 'Simplify: 100 levels, 20 notes',
+	},
+	{
+		group: 'fault',
 		name: 'storage trickles every download (2 bytes/s)',
 		operation: 'file.download',
 		expect: 'error',
@@ -398,6 +430,68 @@ export const FAULT_CASES: MatrixCase[] = [
 				return await run('workspace.getSubscription');
 			},
 			bound: 'the key\'s 429 gate, process-wide',
+		},
+	),
+	// Issue 34: the gate after refused requests, a 429 nobody may wait for, a big Return All, a slow PUT's budget
+	{
+		group: 'fault',
+		name: '429 (retryAfter 2) then 5,000 items refused at the gate (Max Retry Wait 0, Continue), then another execution',
+		operation: 'workspace.getSubscription',
+		expect: 'success',
+		continueOnFail: true,
+		parameters: { options: { maxRateLimitWait: 0 } },
+		input: async () => Array.from({ length: 5000 }, () => ({ json: {} })),
+		setup: ({ emulator }) => emulator.faults.failNext({ method: 'GET', path: '/subscription', status: 429, retryAfter: 2 }),
+		alongside: async ({ emulator }, run) => {
+			await waitForRequest(emulator, (entry) => entry.status === 429);
+			// The refused items are done in well under a second; this execution then waits only the pause left.
+			await new Promise((resolve) => setTimeout(resolve, 1000));
+			return await run('workspace.getSubscription');
+		},
+		bound: 'the pause left (2 s) + 100 ms: refused requests give their places back',
+	},
+	{
+		group: 'fault',
+		name: '429 (retryAfter 5) to an item that may wait 2 s, beside another execution with the same key',
+		operation: 'workspace.getSubscription',
+		expect: 'error',
+		parameters: { options: { maxRateLimitWait: 2 } },
+		setup: ({ emulator }) => emulator.faults.failNext({ method: 'GET', path: '/subscription', status: 429, retryAfter: 5 }),
+		alongside: async ({ emulator }, run) => {
+			await waitForRequest(emulator, (entry) => entry.status === 429);
+			await new Promise((resolve) => setTimeout(resolve, 250));
+			return await run('workspace.getSubscription');
+		},
+		bound: 'every 429 closes the gate: the other execution waits the 5 s',
+	},
+	{
+		group: 'fault',
+		name: 'Get Many, Return All: 2 MB pages of fresh files without a total, for ever',
+		operation: 'file.getMany',
+		expect: 'error',
+		parameters: { returnAll: true },
+		setup: ({ emulator }) => {
+			const padding = 'x'.repeat(20 * 1024);
+			emulator.faults.editAnswerNext({
+				method: 'GET',
+				path: '/files',
+				count: 100_000,
+				edit: () => ({
+					files: Array.from({ length: 100 }, () => ({ fileId: randomUUID(), fileName: 'big.pdf', status: 'processed', note: padding })),
+				}),
+			});
+		},
+		bound: 'Max List Size 128 MB (the answers of all pages together)',
+	},
+	uploadCase(
+		'storage reads the PUT at 1 KB/s and never answers (Request Timeout 10 s, Max Retry Wait 5 s)',
+		'error',
+		({ emulator }) => emulator.faults.trickleNext({ host: 'storage', method: 'PUT', direction: 'request', bytesPerSecond: 1024, count: 100 }),
+		{
+			parameters: { options: { pollInterval: 0.5, requestTimeout: 10, maxRateLimitWait: 5 } },
+			input: async (context) => await context.documents(1, { bytes: 512 * 1024 }),
+			binaryDataMode: 'filesystem',
+			bound: 'first attempt 10 s + Max Retry Wait 5 s (repeated attempts charged)',
 		},
 	),
 ];

@@ -4,6 +4,7 @@
  * input, measured from the emulator's own records. See docs/reliability.md.
  */
 import { createHash } from 'node:crypto';
+import { join } from 'node:path';
 
 import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
@@ -44,6 +45,13 @@ export interface MatrixCase {
 	emulatorOptions?: EmulatorOptions;
 	/** Credential fields over the working ones (e.g. a hostile Base URL). */
 	credentials?: ICredentialDataDecryptedObject;
+	/**
+	 * Instead of the Document Extraction node, a request of the case's own sent with the credential
+	 * by a node that borrows it as n8n's HTTP Request node does (dev/credential-borrower-package):
+	 * `helper` picks n8n's legacy or current helper, `request` gives the request options for the
+	 * emulator's API URL, `baseUrlPath` is appended to that URL for the credential's Base URL.
+	 */
+	borrow?: { helper: 'legacy' | 'current'; request: (apiUrl: string) => IDataObject; baseUrlPath?: string };
 	binaryDataMode?: BinaryDataMode;
 	/** The node's On Error: Continue setting. */
 	continueOnFail?: boolean;
@@ -97,6 +105,10 @@ function requestsInsideAnnouncedWaits(emulator: Emulator): number {
 }
 
 const KEY = SEEDED_KEYS.readWrite;
+
+/** The test-only package whose node borrows our credential as n8n's HTTP Request node does. */
+const BORROWER_PACKAGE = join(__dirname, '..', '..', 'dev', 'credential-borrower-package');
+const BORROWER_TYPE = 'n8n-nodes-credential-borrower.credentialBorrower';
 
 function sha256(bytes: Buffer): string {
 	return createHash('sha256').update(bytes).digest('hex');
@@ -175,16 +187,24 @@ export async function runCase(matrixCase: MatrixCase, caseIndex: number): Promis
 		};
 		const beside = matrixCase.alongside?.(context, runWithKey);
 		let result: RunNodeResult;
+		const borrow = matrixCase.borrow;
 		try {
-			result = await runNode({
-				type: 'documentExtraction',
-				parameters: { resource, operation, ...parameters },
-				credentials: { documentExtractionApi: { apiKey: KEY, instance: 'default', baseUrl: emulator.apiUrl, ...(matrixCase.credentials ?? {}) } },
-				inputItems,
-				binaryDataMode: matrixCase.binaryDataMode,
-				continueOnFail: matrixCase.continueOnFail,
-				cancelWhen: matrixCase.stopWhen?.(context),
-			});
+			result = borrow
+				? await runNode({
+						type: BORROWER_TYPE,
+						extraPackageDirs: [BORROWER_PACKAGE],
+						parameters: { helper: borrow.helper, requestOptions: JSON.stringify(borrow.request(emulator.apiUrl)) },
+						credentials: { documentExtractionApi: { apiKey: KEY, instance: 'default', baseUrl: `${emulator.apiUrl}${borrow.baseUrlPath ?? ''}` } },
+					})
+				: await runNode({
+						type: 'documentExtraction',
+						parameters: { resource, operation, ...parameters },
+						credentials: { documentExtractionApi: { apiKey: KEY, instance: 'default', baseUrl: emulator.apiUrl, ...(matrixCase.credentials ?? {}) } },
+						inputItems,
+						binaryDataMode: matrixCase.binaryDataMode,
+						continueOnFail: matrixCase.continueOnFail,
+						cancelWhen: matrixCase.stopWhen?.(context),
+					});
 		} catch (error) {
 			// n8n itself refused to start the run (an empty required parameter, a locator that fails
 			// its own check): the node never ran, so nothing was sent.
@@ -256,6 +276,29 @@ function formatWaits(waits: number[]): string {
 	return `${waits.length} (max ${formatSeconds(max / 1000)} s)`;
 }
 
+/**
+ * Characters a reader cannot see, or that make tools take the file for binary: controls (C0 such
+ * as NUL, DEL, C1), format characters (zero-width, bidirectional overrides), line and paragraph
+ * separators, and lone surrogates. The hostile inputs of the matrix carry them, and error messages
+ * quote those inputs.
+ */
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]|\p{Cs}/gu;
+
+/** `text` with every unprintable character written as its escape: NUL as `\x00`, U+202E as `\u202E`. */
+export function printable(text: string): string {
+	return text.replace(UNPRINTABLE, (character) => {
+		const code = character.codePointAt(0) ?? 0;
+		const hex = code.toString(16).toUpperCase();
+		if (code <= 0xff) return `\\x${hex.padStart(2, '0')}`;
+		return code <= 0xffff ? `\\u${hex.padStart(4, '0')}` : `\\u{${hex}}`;
+	});
+}
+
+/** Text as one cell of a Markdown table: printable, and its pipes escaped. */
+export function tableCell(text: string): string {
+	return printable(text).replace(/\|/g, '\\|');
+}
+
 /** The Markdown table of a group of results. */
 export function markdownTable(results: CaseResult[]): string {
 	const rows = [
@@ -264,9 +307,8 @@ export function markdownTable(results: CaseResult[]): string {
 	];
 	results.forEach((result, index) => {
 		const c = result.matrixCase;
-		const cell = (text: string) => text.replace(/\|/g, '\\|');
 		rows.push(
-			`| ${index + 1} | ${cell(c.name)} | ${c.operation} | ${c.expect} | ${cell(result.outcome)} | ${result.apiRequests} | ${result.storageRequests} | ${formatSeconds(result.seconds)} | ${formatWaits(result.waits)}${c.bound ? `; bound: ${c.bound}` : ''} | ${Math.round(result.peakRssMiB)} | ${result.insideAnnouncedWaits} | ${result.documentsCreated} | ${result.documentsLost} | ${result.documentsDuplicated} | ${result.keyLeaks + (result.keyShown ? 1 : 0)} | ${result.asExpected ? 'yes' : '**no**'} |`,
+			`| ${index + 1} | ${tableCell(c.name)} | ${tableCell(c.operation)} | ${c.expect} | ${tableCell(result.outcome)} | ${result.apiRequests} | ${result.storageRequests} | ${formatSeconds(result.seconds)} | ${formatWaits(result.waits)}${c.bound ? `; bound: ${tableCell(c.bound)}` : ''} | ${Math.round(result.peakRssMiB)} | ${result.insideAnnouncedWaits} | ${result.documentsCreated} | ${result.documentsLost} | ${result.documentsDuplicated} | ${result.keyLeaks + (result.keyShown ? 1 : 0)} | ${result.asExpected ? 'yes' : '**no**'} |`,
 		);
 	});
 	return rows.join('\n');

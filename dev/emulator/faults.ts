@@ -120,8 +120,8 @@ export type IgnorePageFault = FaultMatch;
  * In process only (a function cannot go over the control API): the JSON answer of the matching
  * API requests is replaced by what `edit` returns from a copy of it, for a service that answers
  * keys or values no handler writes (a key "__proto__", an id ".."). An object made by JSON.parse
- * keeps "__proto__" as an own key, and JSON.stringify writes it out as such. An edit that returns a
- * RawJson (http-util.ts) answers its text as it is (a value too deep for JSON.stringify).
+ * keeps "__proto__" as an own key, and JSON.stringify writes it out as such. Returning a JsonText
+ * (http-util.ts) sends that text as the answer, for JSON that JSON.stringify cannot write.
  */
 export interface EditAnswerFault extends FaultMatch {
 	edit(body: unknown): unknown;

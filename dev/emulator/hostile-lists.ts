@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Emulator } from './index';
-import { RawJson } from './http-util';
+import { JsonText } from './http-util';
 
 /** JSON text of an object nested `depth` levels deep (`{"a":{"a":…{}}}`), built without recursion. */
 export function deepJson(depth: number): string {
@@ -48,7 +48,7 @@ export function rewriteListedFiles(
 			if (raw.size === 0) return answer;
 			let text = JSON.stringify(answer);
 			for (const [token, json] of raw) text = text.split(JSON.stringify(token)).join(json);
-			return new RawJson(text);
+			return new JsonText(text);
 		},
 	});
 	return () => {

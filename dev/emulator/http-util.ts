@@ -62,15 +62,15 @@ export function readBody(req: IncomingMessage, limit: number, onBytes: (bytes: n
 }
 
 /**
- * An answer body written as this JSON text, byte for byte: for an answer JSON.stringify cannot
- * write (a value nested 20,000 levels deep overflows its stack; JSON.parse reads it).
+ * An answer body given as JSON text, sent as it is: for a fault whose answer JSON.stringify cannot
+ * write (a value nested tens of thousands deep, which JSON.parse on the other side reads fine).
  */
-export class RawJson {
+export class JsonText {
 	constructor(readonly text: string) {}
 }
 
 export function sendJson(res: ServerResponse, response: JsonResponse, requestId: string): void {
-	const payload = response.body === undefined ? '' : response.body instanceof RawJson ? response.body.text : JSON.stringify(response.body);
+	const payload = response.body === undefined ? '' : response.body instanceof JsonText ? response.body.text : JSON.stringify(response.body);
 	const headers: Record<string, string | number> = {
 		'x-request-id': requestId,
 		...response.headers,

@@ -22,7 +22,6 @@ import type { DeleteAnswerShape } from './types';
 export { ManualClock, OffsetClock, SEED_IDS, SEEDED_KEYS };
 export type { Clock, ControllableClock, DeleteAnswerShape, EmulatorEvents, FaultLabel, RateLimitOptions, RequestLogEntry };
 export type { FailFault, DelayFault, ResetFault, FaultMatch, HangFault, HangMode, HostName, RedirectFault, RedirectStatus, RewriteUrlsFault, EditAnswerFault, PendingFaults } from './faults';
-export { RawJson } from './http-util';
 
 export interface EmulatorOptions {
 	/** API listener port (0 = any free port; default 0). */
@@ -153,3 +152,4 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
 export { isControllable };
 export { keyLeaks, requestsCarrying, waitForRequest } from './log-helpers';
+export { JsonText } from './http-util';

@@ -5,9 +5,9 @@
  * named by $LOOPBACK_GUARD_LOG. Our machines may talk to 127.0.0.1 only; this proves that n8n,
  * its task runner and our nodes do.
  *
- * A refused connection fails with the code ESANDBOXOFFLINE (what n8n's credential test shows) and
- * a message that says the sandbox is offline and, when $LOOPBACK_GUARD_ONLINE_HINT names the
- * command, how to start it online (what the node's error shows in full).
+ * A refused connection fails with the code ESANDBOXOFFLINE and a message that says the sandbox is
+ * offline and, when $LOOPBACK_GUARD_ONLINE_HINT names the command, how to start it online: the
+ * node's error and the credential test show that message in full, as the cause and its fix.
  */
 'use strict';
 

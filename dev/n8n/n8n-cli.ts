@@ -64,7 +64,6 @@ export function n8nCli(options: CliOptions): N8nCli {
 	const { userFolder } = options;
 	let runtimePromise: Promise<N8nRuntime> | undefined = options.runtime ? Promise.resolve(options.runtime) : undefined;
 	const runtime = () => (runtimePromise ??= ensureN8n());
-	const scratch = () => fs.mkdtempSync(path.join(userFolder, 'import-'));
 
 	async function run(args: string[], extra: { env?: Record<string, string> } = {}): Promise<CliResult> {
 		const rt = await runtime();
@@ -106,17 +105,17 @@ export function n8nCli(options: CliOptions): N8nCli {
 				id: newId(),
 				...(credential as Record<string, unknown>),
 			}));
-			const file = path.join(scratch(), 'credentials.json');
-			fs.writeFileSync(file, JSON.stringify(credentials));
-			await runOrThrow(['import:credentials', `--input=${file}`], 'Successfully imported');
+			await withScratchFile(userFolder, 'credentials.json', JSON.stringify(credentials), (file) =>
+				runOrThrow(['import:credentials', `--input=${file}`], 'Successfully imported'),
+			);
 			return credentials.map((credential) => credential.id as string);
 		},
 
 		async importWorkflow(input) {
 			const workflow = { id: newId(), ...(readJsonInput(input) as Record<string, unknown>) };
-			const file = path.join(scratch(), 'workflow.json');
-			fs.writeFileSync(file, JSON.stringify(workflow));
-			await runOrThrow(['import:workflow', `--input=${file}`], 'Successfully imported');
+			await withScratchFile(userFolder, 'workflow.json', JSON.stringify(workflow), (file) =>
+				runOrThrow(['import:workflow', `--input=${file}`], 'Successfully imported'),
+			);
 			return workflow.id as string;
 		},
 
@@ -135,6 +134,31 @@ export function n8nCli(options: CliOptions): N8nCli {
 			await runOrThrow(args, 'Changes will not take effect');
 		},
 	};
+}
+
+/**
+ * Writes `content` as `name` into a fresh `import-*` folder of the user folder (private, as the
+ * folder is), runs `use` with the file's path, and removes the folder afterwards, also when `use`
+ * fails: an import leaves nothing behind in the cache.
+ */
+export async function withScratchFile<T>(userFolder: string, name: string, content: string, use: (file: string) => Promise<T>): Promise<T> {
+	const dir = fs.mkdtempSync(path.join(userFolder, 'import-'));
+	try {
+		const file = path.join(dir, name);
+		fs.writeFileSync(file, content, { mode: 0o600 });
+		return await use(file);
+	} finally {
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+/** Removes the `import-*` folders an import left in the user folder (versions before withScratchFile kept them). */
+export function removeScratchFolders(userFolder: string): string[] {
+	const left = fs.existsSync(userFolder)
+		? fs.readdirSync(userFolder, { withFileTypes: true }).filter((entry) => entry.isDirectory() && entry.name.startsWith('import-'))
+		: [];
+	for (const entry of left) fs.rmSync(path.join(userFolder, entry.name), { recursive: true, force: true });
+	return left.map((entry) => entry.name);
 }
 
 /** The items a node put out in its first run (output 0 unless given). */

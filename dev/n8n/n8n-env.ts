@@ -27,6 +27,7 @@ export type Owner = typeof DEFAULT_OWNER;
 
 const LOOPBACK_GUARD = path.join(__dirname, 'loopback-guard.cjs');
 const HOST_GUARD = path.join(__dirname, 'host-guard.cjs');
+const DNS_BLOCK = path.join(__dirname, 'dns-block.cjs');
 
 /** Where the loopback guard records refused connections of n8n processes using this folder. */
 export function outboundAttemptsFile(userFolder: string): string {
@@ -73,6 +74,15 @@ export function headlessEnv(userFolder: string, options: { online?: boolean } = 
 		N8N_PROTOCOL: 'http',
 		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
 	};
+}
+
+/**
+ * Over headlessEnv(userFolder, { online: true }): an n8n that may connect anywhere, on a network
+ * whose DNS answers nothing but localhost (dns-block.cjs), to show what a user behind such a
+ * network sees (the credential test's and the node's words for an unknown host).
+ */
+export function dnsBlockedEnv(): Record<string, string> {
+	return { NODE_OPTIONS: `--require ${HOST_GUARD} --require ${DNS_BLOCK}`, DNS_BLOCK: '1' };
 }
 
 /** A port that was free a moment ago (n8n takes fixed ports, so port 0 cannot be passed through). */

@@ -16,7 +16,7 @@ import * as path from 'node:path';
 
 import { SEEDED_KEYS, startEmulator, type Emulator, type EmulatorOptions } from '../emulator';
 import { writeExampleDocuments } from '../example-documents';
-import { n8nCli, type N8nCli } from './n8n-cli';
+import { n8nCli, withScratchFile, type N8nCli } from './n8n-cli';
 import { makeUserFolder } from './n8n-env';
 import { startN8n, type N8nInstance, type StartOptions } from './n8n-launcher';
 import { installPackageInto, type InstalledPackage } from './n8n-package';
@@ -145,9 +145,7 @@ export async function importCredentialsAndWorkflows(
 ): Promise<void> {
 	await cli.importCredentials([emulatorCredential(emulator.apiUrl), baselineCredential(), ...extraCredentials]);
 	if (workflows.length === 0) return;
-	const file = path.join(fs.mkdtempSync(path.join(cli.userFolder, 'import-')), 'workflows.json');
-	fs.writeFileSync(file, JSON.stringify(workflows));
-	const result = await cli.run(['import:workflow', `--input=${file}`]);
+	const result = await withScratchFile(cli.userFolder, 'workflows.json', JSON.stringify(workflows), (file) => cli.run(['import:workflow', `--input=${file}`]));
 	// Judged by its output: n8n may die of SIGSEGV at exit after its work (dev/n8n/README.md).
 	if (!result.stdout.includes('Successfully imported') && result.exitCode !== 0) {
 		throw new Error(`n8n import:workflow exited with ${result.exitCode}:\n${(result.stdout + result.stderr).slice(-4000)}`);

@@ -11,6 +11,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
+import { removeScratchFolders } from './n8n-cli';
 import { DEFAULT_OWNER, type Owner } from './n8n-env';
 import type { N8nRuntime } from './n8n-runtime';
 import { prepareUserFolder, type PreparedFolder } from './n8n-stack';
@@ -61,6 +62,8 @@ export async function prepareSandbox(options: SandboxOptions): Promise<Sandbox> 
 	});
 	// Also what an older version left 0644 (n8n's database) and what the install just made.
 	tightenStateModes(userFolder);
+	// And the import-* scratch folders older versions left behind after each import.
+	removeScratchFolders(userFolder);
 	return {
 		prepared,
 		secrets,

@@ -10,6 +10,7 @@ import { nodeProperties } from './actions/node.description';
 import { router } from './actions/router';
 import { listSearch, loadOptions } from './methods';
 import { withRunScope } from '../shared/run';
+import { credentialTest } from '../shared/credentialTest';
 
 export class DocumentExtraction implements INodeType {
 	description: INodeTypeDescription = {
@@ -30,11 +31,12 @@ export class DocumentExtraction implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'documentExtractionApi', required: true }],
+		// testedBy: credentialTest's method (CREDENTIAL_TEST_METHOD), so the credential dialog explains a failure in words.
+		credentials: [{ name: 'documentExtractionApi', required: true, testedBy: 'documentExtractionApiTest' }],
 		properties: nodeProperties,
 	};
 
-	methods = { listSearch, loadOptions };
+	methods = { listSearch, loadOptions, credentialTest };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await withRunScope(this, async () => await router.call(this));

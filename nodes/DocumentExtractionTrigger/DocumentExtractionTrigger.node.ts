@@ -6,11 +6,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { waitClock, withRunScope } from '../shared/run';
+import { withRunScope } from '../shared/run';
 import { triggerProperties } from './description';
 import { getFileClasses } from './methods';
-import { pollBudgetMs } from './pollBudget';
 import { pollDocuments } from './poll';
+import { credentialTest } from '../shared/credentialTest';
 
 export class DocumentExtractionTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -30,15 +30,14 @@ export class DocumentExtractionTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'documentExtractionApi', required: true }],
+		// testedBy: credentialTest's method (CREDENTIAL_TEST_METHOD), so the credential dialog explains a failure in words.
+		credentials: [{ name: 'documentExtractionApi', required: true, testedBy: 'documentExtractionApiTest' }],
 		properties: triggerProperties,
 	};
 
-	methods = { loadOptions: { getFileClasses } };
+	methods = { loadOptions: { getFileClasses }, credentialTest };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await withRunScope(this, async () => await pollDocuments.call(this), {
-			waitDeadline: waitClock.now() + pollBudgetMs(this),
-		});
+		return await withRunScope(this, async () => await pollDocuments.call(this));
 	}
 }

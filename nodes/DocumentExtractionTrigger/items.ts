@@ -2,9 +2,9 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { shown } from '../../credentials/shown';
 import type { FileRecord } from '../shared/api';
+import { withoutSecrets } from '../shared/api';
 import { TRIGGER_LIMITS } from '../shared/limits';
 import { withLeadingKeys } from '../shared/output/keyOrder';
-import { withoutSecrets } from '../shared/transport';
 import type { FileStream } from './files';
 import { fileIdOf, stampOf } from './files';
 

@@ -1,6 +1,7 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { listFileTypes } from '../shared/api';
+import { editorPolicy } from '../shared/requestPolicy';
 
 /**
  * The workspace's file types for the File Types filter. The value is the class name a processed
@@ -8,7 +9,7 @@ import { listFileTypes } from '../shared/api';
  */
 export async function getFileClasses(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const options = new Map<string, INodePropertyOptions>();
-	for (const fileType of await listFileTypes.call(this)) {
+	for (const fileType of await listFileTypes.call(this, {}, { policy: editorPolicy(this) })) {
 		if (fileType.isDeleted === true) continue;
 		const value = String(fileType.className || fileType.name || '').trim();
 		if (value === '' || options.has(value)) continue;

@@ -1,8 +1,9 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
+import { pollPolicy } from '../shared/requestPolicy';
 import { waitClock } from '../shared/run';
 import { asNodeError } from '../shared/nodeError';
-import { PollBudget } from './pollBudget';
+import { PollBudget, pollBudgetMs } from './pollBudget';
 import { PollRun } from './pollRun';
 import { reportPoll } from './report';
 import { readSettings } from './settings';
@@ -18,14 +19,16 @@ import { readState, writeState } from './state';
  */
 export async function pollDocuments(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(this);
-	if (this.getMode() === 'manual') return await fetchTestEvent.call(this, settings);
+	// The poll's request options, read once; no retry wait ends past the time n8n gives the poll.
+	const policy = pollPolicy(this, waitClock.now() + pollBudgetMs(this));
+	if (this.getMode() === 'manual') return await fetchTestEvent.call(this, settings, policy);
 
 	const staticData = this.getWorkflowStaticData('node');
 	const budget = new PollBudget(this);
 	const nowMs = waitClock.now();
 	let state = readState(staticData, settings);
-	state ??= await initialState.call(this, settings, nowMs, () => (budget.progressed = true));
-	const run = new PollRun(this, settings, state, budget, nowMs);
+	state ??= await initialState.call(this, settings, policy, nowMs, () => (budget.progressed = true));
+	const run = new PollRun(this, settings, state, budget, policy, nowMs);
 	let failure: unknown;
 	try {
 		await run.execute();

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
+import type { RequestPolicy } from '../shared/run';
 import { apiKeysOf } from '../shared/run';
 import type { FileRecord } from '../shared/api';
 import { FILE_PAGE_SIZE, listFiles } from '../shared/api';
@@ -53,13 +54,14 @@ export class PollRun {
 		private readonly settings: TriggerSettings,
 		private readonly state: TriggerState,
 		private readonly budget: PollBudget,
+		private readonly policy: RequestPolicy,
 		nowMs: number,
 	) {
 		this.stream = STREAMS[settings.event];
 		this.passes = fileFilter(settings);
 		this.historyUntilMs = parseStamp(state.historyUntil)?.ms;
 		this.horizonMs = nowMs - CURSOR_LAG_MS;
-		this.walker = new Walker(context, this.stream, () => this.budget.allows() && this.room() > 0, { nowMs });
+		this.walker = new Walker(context, policy, this.stream, () => this.budget.allows() && this.room() > 0, { nowMs });
 		this.cursor = Position.of(state.cursor);
 		this.frontier = state.frontier === undefined ? undefined : Position.of(state.frontier);
 		this.pending = new Set(state.pending);
@@ -197,7 +199,7 @@ export class PollRun {
 	private async handlePage(files: Listed[], walk: Walk): Promise<boolean> {
 		const position = walk === 'main' ? this.cursor : (this.frontier as Position);
 		const { plan, complete } = this.decide(files, walk);
-		const { values, error } = await valuesOf(this.context, this.settings.includeValues, this.budget, plan.filter((step) => step.action === 'emit').map((step) => step.entry.file));
+		const { values, error } = await valuesOf(this.context, this.policy, this.settings.includeValues, this.budget, plan.filter((step) => step.action === 'emit').map((step) => step.entry.file));
 		for (const { entry, action } of plan) {
 			const { file, id, stamp } = entry;
 			const placed = stamp !== undefined && stamp.ms <= this.horizonMs;
@@ -245,7 +247,7 @@ export class PollRun {
 		for (let start = 0; start < ids.length; start += FILE_PAGE_SIZE) {
 			if (start > 0 && !this.budget.allows()) return;
 			const batch = ids.slice(start, start + FILE_PAGE_SIZE);
-			const { files, count } = await listFiles.call(this.context, { fileIds: batch, page: 1, limit: FILE_PAGE_SIZE });
+			const { files, count } = await listFiles.call(this.context, { fileIds: batch, page: 1, limit: FILE_PAGE_SIZE }, { policy: this.policy });
 			// An answer that lists fewer files than its own count is incomplete: a file missing from
 			// it is not taken for deleted (it stays remembered until an answer says so).
 			const complete = count === undefined || files.length >= Math.min(count, batch.length);
@@ -276,7 +278,7 @@ export class PollRun {
 					this.pending.delete(id);
 				}
 			}
-			const { values, error } = await valuesOf(this.context, this.settings.includeValues, this.budget, ready.map((entry) => entry.file));
+			const { values, error } = await valuesOf(this.context, this.policy, this.settings.includeValues, this.budget, ready.map((entry) => entry.file));
 			for (const { file, id, early } of ready) {
 				if (!this.emit(file, id, undefined, values)) continue;
 				this.pending.delete(id);

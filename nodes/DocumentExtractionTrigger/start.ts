@@ -1,6 +1,7 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { RequestPolicy } from '../shared/run';
 import { apiKeysOf } from '../shared/run';
 import type { FileRecord } from '../shared/api';
 import { FILE_PAGE_SIZE, listFiles } from '../shared/api';
@@ -35,6 +36,7 @@ const {
 export async function initialState(
 	this: IPollFunctions,
 	settings: TriggerSettings,
+	policy: RequestPolicy,
 	nowMs: number,
 	onRequest: () => void,
 ): Promise<TriggerState> {
@@ -43,12 +45,7 @@ export async function initialState(
 		return { ...base, cursor: { at: settings.startDate, ids: [] } };
 	}
 	const stream = STREAMS[settings.event];
-	const { files, count } = await listFiles.call(this, {
-		sortBy: stream.sortBy,
-		sortOrder: 'DESC',
-		page: 1,
-		limit: FILE_PAGE_SIZE,
-	});
+	const { files, count } = await listFiles.call(this, { sortBy: stream.sortBy, sortOrder: 'DESC', page: 1, limit: FILE_PAGE_SIZE }, { policy });
 	onRequest();
 	if (count !== undefined && files.length < Math.min(count, FILE_PAGE_SIZE)) {
 		// Files the start did not see would later be taken for news: no start from such a page.
@@ -105,16 +102,25 @@ export async function initialState(
 	return { ...base, ...remembered, cursor: { at, ids: [] }, historyUntil };
 }
 
-/** "Fetch Test Event": the most recently changed processed file that passes the filters. */
+/**
+ * "Fetch Test Event" (and the editor's Execute workflow): the newest document the event would fire
+ * for that passes the filters, in the event's own order: File Processed, the most recently uploaded
+ * processed document (createdAt, as the trigger emits them); File Updated, the most recently changed
+ * one (updatedAt). With none, nothing fires and the run ends without output, as an active trigger
+ * with nothing new does (a test run on an empty workspace is not an error). Its item is built as the
+ * active trigger builds its items (items.ts).
+ */
 export async function fetchTestEvent(
 	this: IPollFunctions,
 	settings: TriggerSettings,
-): Promise<INodeExecutionData[][]> {
+	policy: RequestPolicy,
+): Promise<INodeExecutionData[][] | null> {
 	const passes = fileFilter(settings);
+	const stream = STREAMS[settings.event];
 	// The pages are not trusted to end: at most TEST_EVENT_PAGES, and a full page that brings no
 	// file the pages before had not (a service that ignores `page`) ends the search.
 	const guard = new PagingGuard<FileRecord>({
-		list: '/files (by updatedAt, newest first)',
+		list: `/files (by ${stream.sortBy}, newest first)`,
 		pageSize: FILE_PAGE_SIZE,
 		maxRequests: TEST_EVENT_PAGES,
 		idOf: (file) => String(file.fileId),
@@ -123,31 +129,15 @@ export async function fetchTestEvent(
 	});
 	for (let page = 1; guard.mayRequest(); page++) {
 		guard.request();
-		const { files } = await listFiles.call(this, {
-			sortBy: 'updatedAt',
-			sortOrder: 'DESC',
-			page,
-			limit: FILE_PAGE_SIZE,
-		});
+		const { files } = await listFiles.call(this, { sortBy: stream.sortBy, sortOrder: 'DESC', page, limit: FILE_PAGE_SIZE }, { policy });
 		const match = files.find((file) => isProcessed(file) && passes(file));
 		if (match) {
-			const extra = settings.includeValues
-				? await valuesField.call(this, String(match.fileId), undefined, true)
-				: undefined;
-			return [[buildItem(match, extra, STREAMS[settings.event], apiKeysOf(this)).item]];
+			const extra = settings.includeValues ? await valuesField.call(this, String(match.fileId), policy, true) : undefined;
+			return [[buildItem(match, extra, stream, apiKeysOf(this)).item]];
 		}
 		const verdict = guard.page(files);
 		if (verdict.problem) this.logger.warn(verdict.problem.message, { node: this.getNode().name });
 		if (verdict.last || verdict.problem) break;
 	}
-	const filtered = settings.fileClasses.length > 0 || settings.schemaIds.length > 0;
-	throw new NodeOperationError(
-		this.getNode(),
-		filtered
-			? 'No processed document matches the filters yet'
-			: 'No processed document in this workspace yet',
-		{
-			description: `The trigger looked at the ${TEST_EVENT_PAGES * FILE_PAGE_SIZE} most recently changed files. Upload a document (for example with the Document Extraction node), wait until it is processed, then fetch again${filtered ? ', or widen the filters' : ''}.`,
-		},
-	);
+	return null;
 }

@@ -1,6 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import type { FileRecord } from '../shared/api';
+import type { RequestPolicy } from '../shared/run';
 import { forEachConcurrently } from '../shared/concurrency';
 import { TRIGGER_LIMITS } from '../shared/limits';
 import { valuesField } from '../shared/output/values';
@@ -13,6 +14,7 @@ import type { PollBudget } from './pollBudget';
  */
 export async function valuesOf(
 	context: IPollFunctions,
+	policy: RequestPolicy,
 	includeValues: boolean,
 	budget: PollBudget,
 	files: FileRecord[],
@@ -25,7 +27,7 @@ export async function valuesOf(
 			TRIGGER_LIMITS.valuesConcurrency,
 			async (index) => {
 				const id = String(files[index].fileId);
-				values.set(id, await valuesField.call(context, id, undefined, true));
+				values.set(id, await valuesField.call(context, id, policy, true));
 			},
 			() => !budget.allows(),
 		);

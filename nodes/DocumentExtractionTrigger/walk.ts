@@ -5,6 +5,7 @@ import type { FilePage, FileRecord } from '../shared/api';
 import { FILE_PAGE_SIZE, listFiles } from '../shared/api';
 import { TRIGGER_LIMITS } from '../shared/limits';
 import { PagingGuard, pagingNodeError } from '../shared/paging';
+import type { RequestPolicy } from '../shared/run';
 import type { FileStream, Listed } from './files';
 import { fileIdOf, stampOf } from './files';
 import type { Position } from './position';
@@ -79,6 +80,7 @@ export class Walker {
 
 	constructor(
 		private readonly context: IPollFunctions,
+		private readonly policy: RequestPolicy,
 		private readonly stream: FileStream,
 		private readonly mayGoOn: MayGoOn,
 		clock: WalkClock,
@@ -111,13 +113,17 @@ export class Walker {
 
 	private async list(anchor: string | null, page: number, limit: number): Promise<FilePage> {
 		this.guard.request();
-		return await listFiles.call(this.context, {
-			...(anchor === null ? {} : { [this.stream.afterParameter]: anchor }),
-			sortBy: this.stream.sortBy,
-			sortOrder: 'ASC',
-			page,
-			limit,
-		});
+		return await listFiles.call(
+			this.context,
+			{
+				...(anchor === null ? {} : { [this.stream.afterParameter]: anchor }),
+				sortBy: this.stream.sortBy,
+				sortOrder: 'ASC',
+				page,
+				limit,
+			},
+			{ policy: this.policy },
+		);
 	}
 
 	private canList(): boolean {

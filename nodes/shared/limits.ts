@@ -1,12 +1,8 @@
-import type { NodeParameterValueType } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
-
-import type { ApiContext } from './run/context';
-import { readParameter } from './run/context';
-
 /**
  * Every number that bounds a request, in one place: the defaults and ranges of the options the
- * user sets, and the fixed bounds of the request path. docs/reliability.md lists them in one table.
+ * user sets, and the fixed bounds of the request path. Plain data: the options are read and checked
+ * into a request policy by requestPolicy.ts. docs/reliability.md lists every bound in one table
+ * (test/package/limits-table.test.ts checks that none is missing there).
  */
 export const WAIT_LIMITS = {
 	/** A 429 is never retried sooner than this, whatever the answer says. */
@@ -18,6 +14,12 @@ export const WAIT_LIMITS = {
 	rateLimitJitterCapMs: 5_000,
 	/** After a 429's pause, requests held by the gate leave one by one, this far apart. */
 	rateLimitResumeSpacingMs: 100,
+	/** A 429 closes the key's gate for the pause it asks, at most this long (the highest Max Retry Wait). */
+	rateGateMaxHoldMs: 3600 * 1000,
+	/** A key's 429 gate is forgotten this long after its pause (or its last held request) … */
+	rateGateForgetAfterMs: 10 * 60_000,
+	/** … and at most this many gates are kept, the oldest dropped first. */
+	rateGateMaxKept: 1000,
 	/** After a failure (5xx, network error, timeout): 0.5 s, 1 s, 2 s … up to this, equal jitter. */
 	failureBackoffBaseMs: 500,
 	failureBackoffCapMs: 8_000,
@@ -33,6 +35,8 @@ export const WAIT_LIMITS = {
 	minRequestTimeoutSeconds: 1,
 	/** A retry is not started with less time than this left (it could not finish). */
 	minAttemptMs: 250,
+	/** The credential test waits this long for the API's answer (a person is waiting in the dialog). */
+	credentialTestTimeoutMs: 30_000,
 } as const;
 
 export const ANSWER_LIMITS = {
@@ -44,8 +48,31 @@ export const ANSWER_LIMITS = {
 	errorBodyBytes: 64 * 1024,
 	/** Of an error answer that is not JSON, at most this much text is summarised. */
 	summarisedTextBytes: 4096,
+	/** Items per list request: the API's default and largest page size (GET /files, /file-type, values). */
+	pageSize: 100,
 	/** Pages read by Return All when the API gives no total (1,000,000 items at 100 a page). */
 	maxPagesWithoutTotal: 10_000,
+	/**
+	 * Default of Max List Size, in MB (MiB): the answers of all the pages of one list read page by
+	 * page (Return All, Query's rows, a file's values) together; the next page may read only what is left.
+	 */
+	defaultMaxListMb: 128,
+	minMaxListMb: 1,
+	maxMaxListMb: 4096,
+	/** A download may bring this much more than the size its file record announced: 1% … */
+	downloadTolerancePercent: 1,
+	/** … and at least this many bytes. */
+	downloadToleranceMinBytes: 4096,
+} as const;
+
+/** Presigned storage URLs (the API layer's transfers.ts applies them). */
+export const STORAGE_LIMITS = {
+	/** A presigned upload URL works this long from the upload request (docs/dev/api-contract.md#upload-url-lifetime). */
+	uploadUrlLifetimeMs: 300 * 1000,
+	/** The part URLs of a multipart upload work this long from its initiation (docs/dev/api-contract.md#presigned-storage-urls). */
+	partUrlLifetimeMs: 900 * 1000,
+	/** Retries of one part after a network error or a 5xx, while its URL works. */
+	partRetries: 4,
 } as const;
 
 export const SPEED_LIMITS = {
@@ -57,102 +84,115 @@ export const SPEED_LIMITS = {
 	defaultLowSpeedSeconds: 30,
 	minLowSpeedSeconds: 1,
 	maxLowSpeedSeconds: 3600,
+	/** The idle time and the low-speed limit are checked this often (the speed over Low Speed Time in these steps). */
+	checkIntervalMs: 1000,
 } as const;
 
-/** Names of the options (inside each operation's Options collection) that set the bounds. */
-export const MAX_WAIT_PARAMETER = 'options.maxRateLimitWait';
-export const REQUEST_TIMEOUT_PARAMETER = 'options.requestTimeout';
-export const MAX_ANSWER_PARAMETER = 'options.maxAnswerSize';
-export const MIN_SPEED_PARAMETER = 'options.minTransferSpeed';
-export const LOW_SPEED_TIME_PARAMETER = 'options.lowSpeedTime';
+/** File > Upload: its options' defaults and ranges, and the fixed bounds of a multipart upload. */
+export const UPLOAD_LIMITS = {
+	/** Default of Multipart Threshold (MB): with Multipart Upload "Auto", larger files go in parts. */
+	defaultMultipartThresholdMb: 100,
+	/** Part Size (MB): what S3 multipart uploads accept (5 MB to 5 GB, the last part smaller). */
+	defaultPartSizeMb: 10,
+	minPartSizeMb: 5,
+	maxPartSizeMb: 5120,
+	/** Part Concurrency: parts sent at once; memory is (Part Concurrency + 1) x Part Size. */
+	defaultPartConcurrency: 4,
+	maxPartConcurrency: 32,
+	/** The most parts a multipart upload can have (S3's limit): a plan with more is refused. */
+	maxParts: 10_000,
+	/** Binary data is read from n8n's binary storage in pieces of this size. */
+	storageReadChunkBytes: 256 * 1024,
+	/** A folder name of a Destination Path: a directory name of the service. */
+	maxFolderNameLength: 255,
+} as const;
 
-export interface Limits {
-	/** Max Retry Wait: the waits and repeated attempts of one item together. */
-	maxWaitMs: number;
-	/** Request Timeout: one API attempt, from sending to the answer's last byte. */
-	requestTimeoutMs: number;
-	/** Max Answer Size: the largest API answer read into memory. */
-	maxAnswerBytes: number;
-	/** Min Transfer Speed: storage transfers slower than this over lowSpeedWindowMs are aborted. */
-	minBytesPerSecond: number;
-	lowSpeedWindowMs: number;
-}
+/** Wait for Completion (Upload): its options' defaults and ranges, and its first and last checks. */
+export const PROCESSING_WAIT_LIMITS = {
+	/** Default of Wait Timeout (Seconds): the whole wait, status requests and their retries included. */
+	defaultWaitTimeoutSeconds: 300,
+	minWaitTimeoutSeconds: 1,
+	/** Poll Interval (Seconds): the longest pause between two status checks. */
+	defaultPollIntervalSeconds: 5,
+	minPollIntervalSeconds: 0.5,
+	/** The first status check comes after this (then the pause doubles up to the Poll Interval). */
+	firstStatusCheckMs: 1000,
+	/** The last status check of a wait gets at least this much of the Wait Timeout. */
+	lastStatusCheckMs: 1000,
+} as const;
 
 /**
- * One option, checked: a number (or text holding one, as an expression may give) within its
- * range. Anything else is refused, naming the option and the item, instead of being replaced by
- * a default behind the user's back.
+ * Simplify's output (nodes/shared/output/simplify.ts). A value nested deeper than this below the
+ * item is not rendered but reported (JSON.stringify, which n8n uses to store and show run data,
+ * overflows the stack at a few thousand levels); at most this many notes say which and why, then
+ * a count. Fixed: no real form nests more than a handful of levels.
  */
-function readLimit(
-	context: ApiContext,
-	itemIndex: number | undefined,
-	parameter: string,
-	label: { displayName: string; unit: string },
-	fallback: number,
-	range: { min: number; max?: number },
-): number {
-	const value: unknown = readParameter<NodeParameterValueType>(context, parameter, itemIndex, fallback);
-	const number =
-		typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value.trim()) : Number.NaN;
-	if (Number.isFinite(number) && number >= range.min && (range.max === undefined || number <= range.max)) return number;
-	const expected =
-		range.max === undefined ? `a number of ${label.unit}, ${range.min} or more` : `a number of ${label.unit} from ${range.min} to ${range.max}`;
-	const text = typeof value === 'string' ? value : JSON.stringify(value);
-	const shown = text === undefined ? 'nothing' : `"${text.length > 80 ? `${text.slice(0, 80)}…` : text}"`;
-	const where = itemIndex === undefined ? '' : ` in item ${itemIndex}`;
-	throw new NodeOperationError(context.getNode(), `Invalid ${label.displayName}${where}: expected ${expected}, got ${shown}`, {
-		itemIndex,
-		description: `Correct "${label.displayName}" (it is checked before anything is sent to the API).`,
-	});
-}
+export const OUTPUT_LIMITS = {
+	maxSimplifiedDepth: 100,
+	maxSimplifyNotes: 20,
+} as const;
 
-/** Reads and checks the item's bounds from its options (defaults where an operation has no such option). */
-export function limitsFor(context: ApiContext, itemIndex: number | undefined): Limits {
-	const seconds = (displayName: string) => ({ displayName, unit: 'seconds' });
-	const maxWait = readLimit(context, itemIndex, MAX_WAIT_PARAMETER, seconds('Max Retry Wait (Seconds)'), WAIT_LIMITS.defaultMaxWaitSeconds, {
-		min: 0,
-		max: WAIT_LIMITS.maxMaxWaitSeconds,
-	});
-	const timeout = readLimit(
-		context,
-		itemIndex,
-		REQUEST_TIMEOUT_PARAMETER,
-		seconds('Request Timeout (Seconds)'),
-		WAIT_LIMITS.defaultRequestTimeoutSeconds,
-		{ min: WAIT_LIMITS.minRequestTimeoutSeconds },
-	);
-	const maxAnswerMb = readLimit(
-		context,
-		itemIndex,
-		MAX_ANSWER_PARAMETER,
-		{ displayName: 'Max Answer Size (MB)', unit: 'MB' },
-		ANSWER_LIMITS.defaultMaxAnswerMb,
-		{ min: ANSWER_LIMITS.minMaxAnswerMb, max: ANSWER_LIMITS.maxMaxAnswerMb },
-	);
-	const minSpeedKbps = readLimit(
-		context,
-		itemIndex,
-		MIN_SPEED_PARAMETER,
-		{ displayName: 'Min Transfer Speed (KB/s)', unit: 'KB/s' },
-		SPEED_LIMITS.defaultMinSpeedKbps,
-		{ min: SPEED_LIMITS.minMinSpeedKbps },
-	);
-	const lowSpeedSeconds = readLimit(
-		context,
-		itemIndex,
-		LOW_SPEED_TIME_PARAMETER,
-		seconds('Low Speed Time (Seconds)'),
-		SPEED_LIMITS.defaultLowSpeedSeconds,
-		{ min: SPEED_LIMITS.minLowSpeedSeconds, max: SPEED_LIMITS.maxLowSpeedSeconds },
-	);
-	return {
-		maxWaitMs: maxWait * 1000,
-		requestTimeoutMs: timeout * 1000,
-		maxAnswerBytes: Math.floor(maxAnswerMb * 1024 * 1024),
-		minBytesPerSecond: minSpeedKbps * 1024,
-		lowSpeedWindowMs: lowSpeedSeconds * 1000,
-	};
-}
+
+/** Items: Batching, Return All / Limit, Delete's batches. */
+export const ITEM_LIMITS = {
+	/** Items per Batch of a Batching option added but not filled in … */
+	defaultBatchSize: 8,
+	/** … and its Batch Interval (Ms): none. */
+	defaultBatchIntervalMs: 0,
+	/** Default of Limit (Return All off). */
+	defaultLimit: 50,
+	/** File IDs per DELETE /files request (the API recommends at most 100). */
+	deleteBatchSize: 100,
+	/** A JSON parameter nested deeper than this is refused before any request (no form or query nests more than a few levels). */
+	maxJsonDepth: 100,
+} as const;
+
+/** Names and types a binary gets from what the service said (binaryFileName, binaryMimeType). */
+export const BINARY_LIMITS = {
+	/** A file name, in UTF-8 bytes: what common file systems accept. */
+	maxFileNameBytes: 255,
+	/** The longest extension kept whole when a name is cut ("." included). */
+	maxKeptExtensionLength: 16,
+	/** A MIME type longer than this is not used. */
+	maxMimeTypeLength: 255,
+} as const;
+
+/**
+ * Service text in messages and what is parsed of an answer: every piece is clipped, every walk
+ * bounded, so an answer cannot make a message long or its reading costly.
+ */
+export const TEXT_LIMITS = {
+	/** A problem's title, in characters. */
+	titleChars: 200,
+	/** A problem's detail (or message, or the summary of a text answer). */
+	detailChars: 500,
+	/** A problem's or a violation's code. */
+	codeChars: 60,
+	/** A request ID (problem, x-request-id, x-amzn-requestid). */
+	requestIdChars: 100,
+	/** Violations (problem errors[]) named in a message. */
+	violationsShown: 20,
+	/** A violation's field pointer or parameter name … */
+	violationFieldChars: 200,
+	/** … and its detail. */
+	violationDetailChars: 300,
+	/** The first line of a network error's cause. */
+	networkCauseChars: 300,
+	/** A storage (XML) error answer's Message … */
+	storageMessageChars: 300,
+	/** … and its Code. */
+	storageCodeChars: 100,
+	/** A text (HTML, plain) error answer, its markup removed. */
+	plainTextChars: 200,
+	/** An answer of an unexpected shape, shown in its error. */
+	unexpectedAnswerChars: 500,
+	/** A Retry-After header longer than this is ignored. */
+	retryAfterHeaderChars: 100,
+	/** An error code longer than this is not taken for a network code … */
+	networkCodeChars: 60,
+	/** … looked for this many causes deep. */
+	causeDepth: 5,
+} as const;
 
 // -------------------------------------------------------------------------------------------------
 // Paging and the trigger: how many requests a list may take, and what the trigger keeps between
@@ -205,7 +245,7 @@ export const TRIGGER_LIMITS = {
 	valuesConcurrency: 4,
 	/** Start From "Now": files uploaded this long before activation are checked for being in flight. */
 	inFlightLookbackMs: 24 * 60 * 60 * 1000,
-	/** Fetch Test Event looks at this many pages of the most recently changed files. */
+	/** Fetch Test Event looks at this many pages of the newest files, in the event's order. */
 	testEventPages: 5,
 	/** Share of n8n's poll budget spent on starting requests; the rest is margin for the last ones. */
 	pollBudgetShare: 0.75,

@@ -16,7 +16,9 @@ export { pageDigest };
  *   same content as the page before (items without ids), is no progress: the loop reports it
  *   instead of asking again;
  * - memory: it remembers the ids of the items it let through, at most `maxItems` (what the caller
- *   may keep), and of a page without ids only a digest;
+ *   may keep), and of a page without ids only a digest; where the caller reports the bytes of each
+ *   page, their sum stays within `maxBytes` (Max List Size): the next request may read only what
+ *   is left (`bytesLeft`), and none is sent once nothing is;
  * - time: each page is read once (a set lookup per id, one pass to digest content), so the work is
  *   linear in what was read, at any nesting depth.
  *
@@ -25,7 +27,7 @@ export { pageDigest };
  * loop for lists read from page 1 to the end.
  */
 
-export type PagingProblemKind = 'no progress' | 'past its total' | 'cap reached';
+export type PagingProblemKind = 'no progress' | 'past its total' | 'cap reached' | 'size cap reached';
 
 export interface PagingProblem {
 	kind: PagingProblemKind;
@@ -50,6 +52,14 @@ export interface PagingOptions<T> {
 	 * the caller holds.
 	 */
 	maxItems?: number;
+	/**
+	 * The most bytes of answers the caller may hold for this list (Max List Size): it reports each
+	 * page's bytes to `page()`, reads the next page only up to `bytesLeft`, and the guard sends no
+	 * request once nothing is left. Default: no such bound.
+	 */
+	maxBytes?: number;
+	/** What to do when maxBytes is reached (default: whatToDoAtCap, then whatToDo). */
+	whatToDoAtSize?: string;
 	/** An item's id; undefined for an item without one. Without this option every page is judged by content. */
 	idOf?: (item: T) => string | undefined;
 	/** Which pages are judged for progress: every page after the first (default), or only full ones. */
@@ -92,7 +102,12 @@ export class PagingError extends Error {
 
 /** A problem as the n8n error a node throws: the same message in its title and description. */
 export function pagingNodeError(node: INode, problem: PagingProblem, itemIndex?: number): NodeApiError {
-	const reason = problem.kind === 'cap reached' ? 'list longer than the node reads' : 'pagination made no progress';
+	const reason =
+		problem.kind === 'cap reached'
+			? 'list longer than the node reads'
+			: problem.kind === 'size cap reached'
+				? 'list larger than the node keeps'
+				: 'pagination made no progress';
 	const error = new NodeApiError(node, { reason, list: problem.list, requests: problem.requests }, {
 		message: problem.message,
 		description: problem.message,
@@ -112,6 +127,8 @@ export class PagingGuard<T> {
 	private receivedInListing: number;
 	private totalBound: number | undefined;
 	private previous: { digest: string; at: string } | undefined;
+	private bytesCounted = 0;
+	private pagesCounted = 0;
 
 	constructor(private readonly options: PagingOptions<T>) {
 		if (!(options.pageSize >= 1)) throw new Error(`A page size of at least 1 is needed, got ${options.pageSize}`);
@@ -136,6 +153,31 @@ export class PagingGuard<T> {
 	/** Ids remembered: never more than maxItems, nor than the items let through. */
 	get remembered(): number {
 		return this.seen.size;
+	}
+
+	/** Bytes of the pages read so far, as the caller reported them. */
+	get bytesRead(): number {
+		return this.bytesCounted;
+	}
+
+	/** How many bytes the next page may bring (maxBytes less what was read; Infinity without maxBytes). */
+	get bytesLeft(): number {
+		const max = this.options.maxBytes;
+		return max === undefined ? Number.POSITIVE_INFINITY : Math.max(0, max - this.bytesCounted);
+	}
+
+	/**
+	 * The problem when the list holds more than maxBytes: nothing is left for another page, or the
+	 * page being read brought more than was left (the caller stopped reading it).
+	 */
+	sizeProblem(): PagingProblem {
+		const mb = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+		const max = this.options.maxBytes ?? Number.POSITIVE_INFINITY;
+		return this.problem(
+			'size cap reached',
+			`${this.pagesCounted} page(s) brought ${mb(this.bytesCounted)}, and the next page may bring only ${mb(this.bytesLeft)} more under Max List Size (${Math.round(max / (1024 * 1024))} MB)`,
+			this.options.whatToDoAtSize ?? this.options.whatToDoAtCap ?? this.options.whatToDo,
+		);
 	}
 
 	/** The caller holds all it may keep (its Limit): the loop ends, without an error. */
@@ -172,6 +214,7 @@ export class PagingGuard<T> {
 		if (this.totalBound !== undefined && this.pagesInListing >= this.totalBound) {
 			return this.problem('past its total', `it kept answering full pages past the ${this.totalBound} page(s) that its total allows`);
 		}
+		if (this.bytesLeft <= 0) return this.sizeProblem();
 		return undefined;
 	}
 
@@ -193,10 +236,13 @@ export class PagingGuard<T> {
 
 	/**
 	 * Judges one page, read after `request()`. `total` is the list's length as the answer gives it;
-	 * `at` names the page in the message (default "page N").
+	 * `at` names the page in the message (default "page N"); `bytes` is the size of the answer
+	 * that brought it, counted against maxBytes.
 	 */
-	page(items: T[], answer: { total?: number; at?: string } = {}): PageVerdict<T> {
+	page(items: T[], answer: { total?: number; at?: string; bytes?: number } = {}): PageVerdict<T> {
 		this.pagesInListing += 1;
+		this.pagesCounted += 1;
+		if (typeof answer.bytes === 'number' && answer.bytes > 0) this.bytesCounted += answer.bytes;
 		this.receivedInListing += items.length;
 		const { pageSize } = this.options;
 		const at = answer.at ?? `page ${this.pagesInListing}`;
@@ -242,25 +288,28 @@ export class PagingGuard<T> {
 		const message =
 			kind === 'cap reached'
 				? `The API's list ${this.list} was not at its end: ${why}. ${whatToDo}`
-				: `The API's list ${this.list} made no progress: ${why}. Stopped after ${this.sent} request(s) instead of asking again and again; the service may be ignoring the "${parameter}" parameter. ${whatToDo}`;
+				: kind === 'size cap reached'
+					? `The API's list ${this.list} is larger than the node keeps for one list: ${why}. ${whatToDo}`
+					: `The API's list ${this.list} made no progress: ${why}. Stopped after ${this.sent} request(s) instead of asking again and again; the service may be ignoring the "${parameter}" parameter. ${whatToDo}`;
 		return { kind, list: this.list, requests: this.sent, message };
 	}
 }
 
 /**
  * The plain paging loop: pages 1, 2, … until a page is short, the total is reached or the caller
- * holds its `maxItems`; throws the guard's problem (no progress, past the total, the cap). Returns
- * each item once, at most maxItems of them.
+ * holds its `maxItems`; throws the guard's problem (no progress, past the total, the caps). Returns
+ * each item once, at most maxItems of them. `fetchPage` gets the bytes the page may bring
+ * (`bytesLeft`) and reports the bytes it read.
  */
 export async function readPages<T>(
 	guard: PagingGuard<T>,
-	fetchPage: (page: number) => Promise<{ items: T[]; total?: number }>,
+	fetchPage: (page: number, bytesLeft: number) => Promise<{ items: T[]; total?: number; bytes?: number }>,
 ): Promise<T[]> {
 	const kept: T[] = [];
 	for (let page = 1; !guard.satisfied; page++) {
 		guard.request();
-		const { items, total } = await fetchPage(page);
-		const verdict = guard.page(items, { total });
+		const { items, total, bytes } = await fetchPage(page, guard.bytesLeft);
+		const verdict = guard.page(items, { total, bytes });
 		for (const item of verdict.fresh) kept.push(item);
 		if (verdict.problem) throw guard.failure(verdict.problem);
 		if (verdict.last) break;

@@ -1,4 +1,4 @@
-import { ANSWER_LIMITS } from './limits';
+import { ANSWER_LIMITS, TEXT_LIMITS } from './limits';
 
 /**
  * Text from the service, made short and safe for a message: each function reads its input once,
@@ -67,12 +67,12 @@ function xmlElement(text: string, name: string, maxLength: number): string | und
  */
 export function summarizeText(text: string): string | undefined {
 	const head = text.length > ANSWER_LIMITS.summarisedTextBytes ? text.slice(0, ANSWER_LIMITS.summarisedTextBytes) : text;
-	const xmlMessage = xmlElement(head, 'Message', 300);
-	const xmlCode = xmlElement(head, 'Code', 100);
+	const xmlMessage = xmlElement(head, 'Message', TEXT_LIMITS.storageMessageChars);
+	const xmlCode = xmlElement(head, 'Code', TEXT_LIMITS.storageCodeChars);
 	if (xmlCode || xmlMessage) return [xmlCode, xmlMessage].filter(Boolean).join(': ');
 	const plain = withoutMarkup(head);
 	if (!plain) return undefined;
-	return plain.length > 200 ? `${plain.slice(0, 200)}…` : plain;
+	return plain.length > TEXT_LIMITS.plainTextChars ? `${plain.slice(0, TEXT_LIMITS.plainTextChars)}…` : plain;
 }
 
 /** A size for a person: bytes, KB or MB (1024-based, as the options count). */
@@ -83,3 +83,51 @@ export function sizeText(bytes: number): string {
 	return mb >= 10 ? `${Math.round(mb)} MB` : `${Math.round(mb * 100) / 100} MB`;
 }
 
+
+/**
+ * A JSON value as JSON text, built with an explicit stack (JSON.stringify recurses and throws on a
+ * value nested some thousands deep), stopping once `maxChars` characters are written: the text
+ * then ends with "…". Work is linear in what is written, whatever the value's depth, width or
+ * string lengths (a long string is cut before it is escaped). With `maxChars` infinite it is the
+ * whole text, as JSON.stringify writes it (without undefined entries of objects).
+ */
+export function jsonText(value: unknown, maxChars = Number.POSITIVE_INFINITY): string {
+	const parts: string[] = [];
+	let written = 0;
+	const write = (text: string) => {
+		parts.push(text);
+		written += text.length;
+	};
+	const stack: Array<{ text: string } | { value: unknown }> = [{ value }];
+	while (stack.length > 0) {
+		if (written > maxChars) return `${parts.join('').slice(0, maxChars)}…`;
+		const next = stack.pop() as { text: string } | { value: unknown };
+		if ('text' in next) {
+			write(next.text);
+			continue;
+		}
+		const current = next.value;
+		if (typeof current === 'string') {
+			write(JSON.stringify(current.length > maxChars ? current.slice(0, maxChars + 1) : current));
+		} else if (current === null || typeof current !== 'object') {
+			write(JSON.stringify(current) ?? 'null');
+		} else if (Array.isArray(current)) {
+			write('[');
+			stack.push({ text: ']' });
+			for (let index = current.length - 1; index >= 0; index--) {
+				stack.push({ value: current[index] as unknown });
+				if (index > 0) stack.push({ text: ',' });
+			}
+		} else {
+			const entries = Object.entries(current as Record<string, unknown>).filter(([, entry]) => entry !== undefined);
+			write('{');
+			stack.push({ text: '}' });
+			for (let index = entries.length - 1; index >= 0; index--) {
+				stack.push({ value: entries[index][1] });
+				stack.push({ text: `${index > 0 ? ',' : ''}${JSON.stringify(entries[index][0])}:` });
+			}
+		}
+	}
+	const text = parts.join('');
+	return text.length > maxChars ? `${text.slice(0, maxChars)}…` : text;
+}

@@ -3,7 +3,7 @@
  * run as shipped through the engine harness (n8n-core's WorkflowExecute, dev/harness runWorkflow)
  * with a bound on node runs, not a timer: an example that loops is stopped by the bound, and
  * fails here, instead of running for ever. n8n's own nodes the examples use (Read/Write Files,
- * HTTP Request, Merge, Wait, IF, Edit Fields, Split Out) come from the n8n the e2e global setup
+ * Convert to File, HTTP Request, Merge, Wait, IF, Edit Fields, Split Out) come from the n8n the e2e global setup
  * provisions (dev/n8n/n8n-runtime.ts), loaded file by file with n8n-core's loader.
  *
  * The sample documents are examples/documents: an invoice PDF, a receipt and a ZIP of five members,
@@ -44,6 +44,7 @@ beforeAll(async () => {
 		directory: path.join(runtime.hostDir, 'node_modules', 'n8n-nodes-base'),
 		nodes: [
 			'dist/nodes/Files/ReadWriteFile/ReadWriteFile.node.js',
+			'dist/nodes/Files/ConvertToFile/ConvertToFile.node.js',
 			'dist/nodes/HttpRequest/HttpRequest.node.js',
 			'dist/nodes/Merge/Merge.node.js',
 			'dist/nodes/Wait/Wait.node.js',
@@ -105,7 +106,7 @@ test('every example is run to its end here, or (the agent) in test/e2e/ai.test.t
 });
 
 describe('each example ends on the emulator, failing documents included', () => {
-	test('upload-and-extract.json: the invoice is uploaded, processed and its values come out', async () => {
+	test('upload-and-extract.json: the sample invoice it carries is uploaded as a PDF, processed, and its values come out', async () => {
 		const result = await runToEnd(example('upload-and-extract.json'));
 		expect(json(result, 'Upload and extract')).toEqual([expect.objectContaining({ fileName: INVOICE_PDF_FILE_NAME, status: 'processed', values: INVOICE_EXPECTED })]);
 	});
@@ -166,11 +167,24 @@ describe('each example ends on the emulator, failing documents included', () => 
 		expect(reported.every((item) => item.integrationExportStatus === 'completed')).toBe(true);
 	});
 
-	test('trigger-on-processed-files.json: a manual run takes the newest processed file and reports it', async () => {
+	test('trigger-on-processed-files.json: a manual run takes the newest processed document (by upload) and reports it', async () => {
 		const result = await runToEnd(example('trigger-on-processed-files.json'));
 		const reported = json(result, 'Report export completed');
 		expect(reported).toHaveLength(1);
 		expect(reported[0]).toMatchObject({ integrationExportStatus: 'completed', integrationExportMessages: [expect.stringContaining('Received by the n8n workflow')] });
+	});
+
+	test('trigger-on-processed-files.json on an empty workspace (the emulator after a restart): ends without an error, and reports nothing', async () => {
+		const empty = await startEmulator({ processingDelayMs: 0 });
+		try {
+			const result = await runToEnd(example('trigger-on-processed-files.json', empty), empty);
+			// The trigger looked (GET /files) and found nothing to fire for: the report never ran.
+			expect(empty.requests.some((entry) => entry.method === 'GET' && entry.path === '/prod/v1/files')).toBe(true);
+			expect(result.runData['Report export completed']).toBeUndefined();
+			expect(empty.requests.filter((entry) => entry.method !== 'GET')).toEqual([]);
+		} finally {
+			await empty.close();
+		}
 	});
 
 	test(`${AGENT_EXAMPLE}: the AI Agent is bounded (Max Iterations), so a model that keeps calling tools ends too`, () => {

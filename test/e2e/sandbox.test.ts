@@ -108,6 +108,8 @@ describe('a new sandbox', () => {
 
 	beforeAll(async () => {
 		userFolder = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dex-sandbox-')), 'start');
+		// What an older npm start left after an import.
+		fs.mkdirSync(path.join(userFolder, 'import-OldScratch'), { recursive: true });
 		const sandbox = await prepareSandbox({ userFolder, runtime, build: false });
 		secretsFile = sandbox.secretsFile;
 		ownerPassword = sandbox.owner.password;
@@ -164,11 +166,17 @@ describe('a new sandbox', () => {
 		expect((await getWithHost(n8n.port, `127.0.0.1:${n8n.port}`, '/healthz')).status).toBe(200);
 	});
 
-	test('offline, the credential test against the real service shows the code ESANDBOXOFFLINE', async () => {
+	test('offline, the credential test against the real service says the sandbox is offline and how to go online (with the code)', async () => {
 		const result = await n8n.rest<{ status: string; message: string }>('/credentials/test', {
 			body: { credentials: { ...REAL_CREDENTIAL, type: CREDENTIAL_TYPE, data: { apiKey: REAL_LOOKING_KEY, instance: 'default' } } },
 		});
-		expect(result).toEqual({ status: 'Error', message: 'ESANDBOXOFFLINE' });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^The sandbox is offline: start it with npm start -- --online to reach api\.orion\.file\.ai\..*\(ESANDBOXOFFLINE\)\.$/);
+		expect(result.message).not.toContain(REAL_LOOKING_KEY);
+	});
+
+	test('the imports left no import-* scratch folder in the sandbox, and the one an older version left is gone', () => {
+		expect(fs.readdirSync(userFolder).filter((name) => name.startsWith('import-'))).toEqual([]);
 	});
 
 	test('offline, the node\'s error says the sandbox is offline and how to start it online, in full', async () => {
@@ -178,8 +186,10 @@ describe('a new sandbox', () => {
 		const shown = `${error?.message ?? ''}\n${error?.description ?? ''}`;
 		expect(shown).toContain('ESANDBOXOFFLINE');
 		expect(shown).toContain('The sandbox is offline: start it with npm start -- --online to reach api.orion.file.ai.');
-		// The headline itself says it (not only the description).
+		// The headline itself says it (not only the description), once, with no generic advice after it.
 		expect(error?.message).toContain('The sandbox is offline: start it with npm start -- --online');
+		expect(error?.message).toMatch(/\(ESANDBOXOFFLINE\)\.$/);
+		expect(error?.message).not.toMatch(/Check the (host|network)/);
 		expect(shown).not.toContain(REAL_LOOKING_KEY);
 		expect(n8n.outboundAttempts().some((line) => line.endsWith('refused api.orion.file.ai:443'))).toBe(true);
 	});

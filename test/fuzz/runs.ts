@@ -1,5 +1,6 @@
 /**
- * How long the property-based tests of test/fuzz run. `npm test` runs each property a fixed number
+ * How long the property-based tests of test/fuzz run (`*-properties.test.ts`, as every property suite
+ * is named). `npm test` runs each property a fixed number
  * of times from a fixed seed (the same cases every run, in seconds); `npm run fuzz` sets FUZZ_RUNS
  * (default 5000) for a long run. FUZZ_SEED picks another seed; fast-check prints the seed and the
  * path of any counterexample, and each one found becomes a named regression test.

@@ -1,5 +1,5 @@
 /**
- * Generated hostile histories for the trigger's property test (trigger.property.test.ts): a
+ * Generated hostile histories for the trigger's property test (trigger-properties.test.ts): a
  * scenario is a sequence of steps against the emulator (files added with timestamps behind, equal,
  * ahead, far ahead; statuses that flip; files deleted; records answered with unreadable or
  * commented timestamps, 20 KB or malformed ids, values nested 3,000 to 18,000 deep, 1 MB strings
@@ -15,7 +15,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { deepCopy } from 'n8n-workflow';
 
 import type { Emulator, RequestLogEntry } from '../../dev/emulator';
-import { RawJson, SEEDED_KEYS } from '../../dev/emulator';
+import { JsonText, SEEDED_KEYS } from '../../dev/emulator';
 import { addFiles } from '../../dev/emulator/bulk-files';
 import type { FakeWaitClock, StaticDataHost } from '../../dev/harness';
 import { pollTrigger } from '../../dev/harness';
@@ -90,7 +90,7 @@ export const scenario: fc.Arbitrary<Scenario> = fc.record({
 	event: fc.constantFrom('fileProcessed' as const, 'fileUpdated' as const),
 	start: fc.constantFrom('date' as const, 'now' as const),
 	host: fc.constantFrom<StaticDataHost>('in-memory', 'staged'),
-	maxItems: fc.constantFrom(1_000, 1_000, 3, 50),
+	maxItems: fc.constantFrom(1_000, 1_000, 5, 50),
 	steps: fc.array(step, { minLength: 3, maxLength: 20 }),
 });
 
@@ -239,7 +239,7 @@ export class TriggerWorld {
 		if (raw.size === 0) return answer;
 		let text = JSON.stringify(answer);
 		for (const [token, json] of raw) text = text.split(JSON.stringify(token)).join(json);
-		return new RawJson(text);
+		return new JsonText(text);
 	}
 
 	private corrupted(file: IDataObject, raw: Map<string, string>): IDataObject {

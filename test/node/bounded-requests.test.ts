@@ -147,6 +147,33 @@ describe('bounds applied by the request path', () => {
 	});
 });
 
+describe('repeated storage attempts are charged to Max Retry Wait', () => {
+	const clock = useFakeWaitClock();
+
+	it('a PUT that storage never acknowledges: the retry gets only what Max Retry Wait has left, then the item fails', async () => {
+		// Storage reads the body at 100 bytes/s: the socket takes the 256 KB at once, then no answer comes,
+		// so every attempt ends at the Request Timeout (3 s) of idle time.
+		const item = await createBinaryItem({ buffer: Buffer.alloc(256 * 1024, 97), fileName: 'slow-put.txt', mimeType: 'text/plain', mode: 'filesystem' });
+		emulator.faults.trickleNext({ host: 'storage', method: 'PUT', direction: 'request', bytesPerSecond: 100, count: 100 });
+
+		const { error } = await runNode({
+			type: 'documentExtraction',
+			parameters: { resource: 'file', operation: 'upload', options: { requestTimeout: 3, maxRateLimitWait: 2 } },
+			credentials: credentialsFor(emulator, SEEDED_KEYS.readWrite),
+			inputItems: [item],
+			binaryDataMode: 'filesystem',
+		});
+
+		// The first backoff (at most 0.5 s) and attempt 2 (cut at what is left, at least 1.5 s) share the
+		// 2 s of Max Retry Wait: no time is left for attempt 3. Before, repeated storage attempts were not
+		// charged: the backoffs alone (at most 1.5 s for two) let 3 or 4 attempts of 3 s each go out.
+		expect(requestsTo(emulator, 'storage', 'PUT')).toHaveLength(2);
+		expect(clock.sleeps).toHaveLength(1);
+		expect(error?.message).toMatch(/the repeated attempt was still running when the 1\.\d s that Max Retry Wait had left for it were spent \(2 attempts\)/);
+		expect(error?.message).toMatch(/\(Max Retry Wait is 2 s; \d s were already waited in 1 wait\(s\) and [12] s spent in repeated attempts\)/);
+	});
+});
+
 describe('one rate limit, many executions', () => {
 	const clock = useFakeWaitClock();
 

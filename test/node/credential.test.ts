@@ -1,9 +1,13 @@
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import * as path from 'node:path';
 
-import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions, INodeType } from 'n8n-workflow';
 
+import { CREDENTIAL_TEST_METHOD } from '../../nodes/shared/credentialTest';
 import { keyLeaks } from '../../dev/emulator';
+import { block as blockDns, unblock as unblockDns } from '../../dev/n8n/dns-block.cjs';
+import { startSelfSignedHttps } from '../../dev/self-signed-https';
 import { startRecordingProxy, type RecordingProxy } from '../fixtures/recording-proxy';
 import { runNode, testCredential } from '../../dev/harness';
 import { SEEDED_KEYS, credentialsFor, loadBuiltPackage, requestsTo, useEmulator } from './support';
@@ -23,34 +27,127 @@ async function closedPort(): Promise<number> {
 	return port;
 }
 
-describe('credential test ("Test" in the editor)', () => {
+/** An http server on 127.0.0.1 that answers every request 200 with `{"status":"ok"}`: not the API. */
+async function startOtherServer(): Promise<{ url: string; close(): Promise<void> }> {
+	const server = createHttpServer((request, response) => {
+		request.resume();
+		response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
+describe('credential test ("Test" in the editor): what the dialog says, in words', () => {
 	it('is OK with a working key, calling GET /prod/v1/subscription with x-api-key', async () => {
 		const result = await test({ apiKey: SEEDED_KEYS.readWrite, baseUrl: emulator.apiUrl });
 
-		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(result).toEqual({ status: 'OK', message: 'Connection successful: the API key may read this workspace.' });
 		const [request] = requestsTo(emulator, 'api');
 		expect(request).toMatchObject({ method: 'GET', path: '/prod/v1/subscription', status: 200 });
 		expect(request.headers['x-api-key']).toBe(SEEDED_KEYS.readWrite);
 	});
 
-	it('tells a wrong key (401) apart', async () => {
+	it('a read-only key passes: it may read, which is all the test does', async () => {
+		expect(await test({ apiKey: SEEDED_KEYS.readOnly, baseUrl: emulator.apiUrl })).toMatchObject({ status: 'OK' });
+	});
+
+	it('a rejected key (401): says so and where to copy it from', async () => {
 		const result = await test({ apiKey: 'not-a-key', baseUrl: emulator.apiUrl });
 
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/rejected \(HTTP 401\)/);
+		expect(result).toEqual({
+			status: 'Error',
+			message: 'The API key was rejected (HTTP 401): it is mistyped, incomplete or revoked. Copy it whole from the project settings of your fileAI dashboard.',
+		});
 	});
 
-	it('tells an inactive key (403) apart', async () => {
+	it('an inactive key (403): says it is inactive and how to activate it', async () => {
 		const result = await test({ apiKey: SEEDED_KEYS.inactive, baseUrl: emulator.apiUrl });
 
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/read-only or inactive \(HTTP 403\)/);
+		expect(result).toEqual({
+			status: 'Error',
+			message: 'The API key is inactive (HTTP 403): activate it, or create a new key, in the project settings of your fileAI dashboard.',
+		});
 	});
 
-	it('tells an unreachable host apart', async () => {
-		const result = await test({ apiKey: SEEDED_KEYS.readWrite, baseUrl: `http://127.0.0.1:${await closedPort()}` });
+	it('a 403 that says read-only: says the key is read-only, that reading is fine with it, and what needs write access', async () => {
+		emulator.faults.failNext({ method: 'GET', path: '/subscription', status: 403, detail: 'Access denied: this API key is in read-only mode.' });
+		const result = await test({ apiKey: SEEDED_KEYS.readOnly, baseUrl: emulator.apiUrl });
 
-		expect(result).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^The API key is read-only \(HTTP 403\)/);
+		expect(result.message).toContain('A read-only key is fine for reading (Get Many, Get Values, Query, the trigger) but not for Upload or any other change');
+	});
+
+	it('a refused connection: names the Base URL Override and its port, no network code alone', async () => {
+		const port = await closedPort();
+		const result = await test({ apiKey: SEEDED_KEYS.readWrite, baseUrl: `http://127.0.0.1:${port}` });
+
+		expect(result).toEqual({
+			status: 'Error',
+			message: `Could not reach http://127.0.0.1:${port}: the connection was refused: nothing accepts connections on that host and port (ECONNREFUSED). Check the host and port of the Base URL Override in the credential; for a local emulator or proxy, that it is running on that port.`,
+		});
+	});
+
+	it('an unknown host the user typed: asks to check the spelling of that field', async () => {
+		const result = await test({ apiKey: SEEDED_KEYS.readWrite, instance: 'jp', instanceHost: 'api.no-such-host.invalid' });
+
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^Could not reach https:\/\/api\.no-such-host\.invalid: its host name was not found \(DNS, (ENOTFOUND|EAI_AGAIN)\)\. Check the spelling of the Instance Host in the credential/);
+	});
+
+	describe('on a network whose DNS answers nothing (dev/n8n/dns-block.cjs)', () => {
+		beforeAll(() => blockDns());
+		afterAll(() => unblockDns());
+
+		it('the Default instance: blames the network, never the spelling of a host nobody typed', async () => {
+			const result = await test({ apiKey: SEEDED_KEYS.readWrite, instance: 'default' });
+
+			expect(result).toEqual({
+				status: 'Error',
+				message:
+					'Could not reach https://api.orion.file.ai: its host name could not be looked up (DNS, ENOTFOUND). It is the fixed host of the chosen Instance, so nothing typed in the credential is wrong: the network between n8n and the internet is. Check that n8n can reach the internet from where it runs: its DNS server, firewall or HTTP proxy.',
+			});
+			expect(result.message).not.toMatch(/spelling/i);
+		});
+	});
+
+	it('a certificate nobody trusts: says so, and the key is not sent over that connection', async () => {
+		const server = await startSelfSignedHttps();
+		try {
+			const result = await test({ apiKey: SEEDED_KEYS.readWrite, baseUrl: server.url });
+
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(new RegExp(`^Could not reach ${server.url.replace(/\./g, '\\.')}: its TLS certificate is not trusted, or is not made out to its name \\([A-Z_]+\\)\\. The host must present a valid certificate`));
+			expect(result.message).toContain('NODE_EXTRA_CA_CERTS');
+			expect(server.requests).toBe(0);
+		} finally {
+			await server.close();
+		}
+	});
+
+	it('a redirect: not followed, says where it pointed, and the other host gets nothing', async () => {
+		emulator.faults.redirectNext({ method: 'GET', path: '/subscription', status: 302 });
+		const result = await test({ apiKey: SEEDED_KEYS.readWrite, baseUrl: emulator.apiUrl });
+
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/answered with a redirect \(HTTP 302\) to http:\/\/127\.0\.0\.1:\d+\. The API key is never sent on through a redirect/);
+		expect(emulator.requests.filter((entry) => entry.host === 'trap')).toEqual([]);
+		expect(keyLeaks(emulator, SEEDED_KEYS.readWrite)).toEqual([]);
+	});
+
+	it('a host that answers 200 but is not the API: says so instead of passing', async () => {
+		const other = await startOtherServer();
+		try {
+			const result = await test({ apiKey: SEEDED_KEYS.readWrite, baseUrl: other.url });
+
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(/answered HTTP 200, but not as the Document Extraction API does/);
+		} finally {
+			await other.close();
+		}
 	});
 
 	it('accepts a Base URL that ends with the /prod/v1 prefix or a slash', async () => {
@@ -58,6 +155,18 @@ describe('credential test ("Test" in the editor)', () => {
 
 		expect(result.status).toBe('OK');
 		expect(requestsTo(emulator, 'api')[0].path).toBe('/prod/v1/subscription');
+	});
+
+	it('both nodes name the same test method, and it is the one they carry', async () => {
+		const { nodeTypes } = await loadBuiltPackage();
+		for (const name of ['n8n-nodes-document-extraction.documentExtraction', 'n8n-nodes-document-extraction.documentExtractionTrigger']) {
+			const nodeType = nodeTypes[name] as INodeType;
+			const testedBy = nodeType.description.credentials?.find((credential) => credential.name === 'documentExtractionApi')?.testedBy;
+			expect({ name, testedBy }).toEqual({ name, testedBy: CREDENTIAL_TEST_METHOD });
+			expect(typeof nodeType.methods?.credentialTest?.[CREDENTIAL_TEST_METHOD]).toBe('function');
+		}
+		// n8n uses a credential's own declarative test before any node's: there must be none.
+		expect((await loadBuiltPackage()).credentialTypes.documentExtractionApi.test).toBeUndefined();
 	});
 });
 
@@ -108,7 +217,7 @@ describe('Base URL Override in the credential dialog', () => {
 });
 
 /** A test-only community package whose node borrows our credential as the HTTP Request node does. */
-const BORROWER_PACKAGE = path.resolve(__dirname, '../fixtures/credential-borrower-package');
+const BORROWER_PACKAGE = path.resolve(__dirname, '../../dev/credential-borrower-package');
 const BORROWER = 'n8n-nodes-credential-borrower.credentialBorrower';
 const KEY = SEEDED_KEYS.readWrite;
 

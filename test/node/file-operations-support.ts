@@ -38,6 +38,19 @@ export async function seedManyFiles(emulator: Emulator, count: number, prefix = 
 	return files;
 }
 
+/** The emulator's next answer to GET /files/{fileId}/values holds exactly `fields` (in its one form record). */
+export function answerValuesFields(emulator: Emulator, fields: unknown[]): void {
+	emulator.faults.editAnswerNext({
+		method: 'GET',
+		path: /\/values$/,
+		edit: (body) => {
+			const answer = body as { values: { formValues: Array<{ fields: unknown[] }> } };
+			answer.values.formValues[0].fields = fields;
+			return answer;
+		},
+	});
+}
+
 /** The File resource locator set "By ID". */
 export function byId(fileId: string): IDataObject {
 	return { __rl: true, mode: 'id', value: fileId };

@@ -2,11 +2,14 @@
  * Simplify names each value by its field title. Repeated titles get a suffix ("x (2)", "x (3)"),
  * in one pass however many repeats the service sends, never the name of another field of the
  * form, and titles that are names of Object.prototype (constructor, toString, __proto__) come out
- * as themselves.
+ * as themselves. The work is counted, not timed: at most two names are tried per field (the
+ * quadratic version, probing from "x (2)" for every repeat, tries 200 million for 20,000 "x").
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { byId, seedFile } from './file-operations-support';
+import type { SimplifyMeter } from '../../nodes/shared/output/simplify';
+import { simplifyFormValue, uniqueNames } from '../../nodes/shared/output/simplify';
+import { answerValuesFields, byId, seedFile } from './file-operations-support';
 import { runOperation } from './run-operation';
 import { useEmulator } from './support';
 
@@ -18,22 +21,9 @@ interface AnsweredField {
 	value: unknown;
 }
 
-/** The next values answer holds exactly `fields` (in its one form record). */
-function answerFields(fields: AnsweredField[]): void {
-	emulator.faults.editAnswerNext({
-		method: 'GET',
-		path: /\/values$/,
-		edit: (body) => {
-			const answer = body as { values: { formValues: Array<{ fields: unknown[] }> } };
-			answer.values.formValues[0].fields = fields;
-			return answer;
-		},
-	});
-}
-
 async function simplifiedValues(fields: AnsweredField[]): Promise<IDataObject> {
 	const file = await seedFile(emulator);
-	answerFields(fields);
+	answerValuesFields(emulator, fields);
 	const { items, error } = await runOperation(emulator, 'file', 'getValues', { fileId: byId(file.fileId), simplify: true });
 	expect(error).toBeUndefined();
 	expect(items).toHaveLength(1);
@@ -99,5 +89,40 @@ describe('Simplify: repeated field titles', () => {
 			{ Item: 'item 1', 'Item (2)': 'item 1 again', constructor: 1 },
 			{ Item: 'item 2', 'Item (2)': 'item 2 again', constructor: 2 },
 		]);
+	});
+});
+
+describe('Simplify: the work of naming is linear in the fields', () => {
+	/** Names tried for `titles`, counted by uniqueNames' meter. */
+	function namesTried(titles: string[]): number {
+		const meter: SimplifyMeter = { steps: 0 };
+		uniqueNames(titles, [], meter);
+		return meter.steps;
+	}
+
+	it('20,000 fields titled "x": one name tried per field', () => {
+		const titles = Array.from({ length: 20_000 }, () => 'x');
+
+		expect(namesTried(titles)).toBe(titles.length);
+	});
+
+	it('fields titled "x (2)" … "x (10001)" then 10,000 titled "x": at most two names tried per field', () => {
+		const taken = Array.from({ length: 10_000 }, (_, index) => `x (${index + 2})`);
+		const titles = [...taken, 'x', ...Array.from({ length: 10_000 }, () => 'x')];
+		const names = uniqueNames(titles);
+
+		expect(new Set(names).size).toBe(titles.length);
+		expect(names.at(-1)).toBe('x (20001)');
+		expect(namesTried(titles)).toBeLessThanOrEqual(2 * titles.length);
+	});
+
+	it('a whole form of 20,000 repeated titles: the steps of Simplify (fields, values, names) stay under 5 per field', () => {
+		const meter: SimplifyMeter = { steps: 0 };
+		const fields = Array.from({ length: 20_000 }, (_, index) => ({ title: index % 2 ? 'x' : 'x (2)', value: index }));
+
+		const simplified = simplifyFormValue({ fields }, meter);
+
+		expect(Object.keys(simplified)).toHaveLength(fields.length);
+		expect(meter.steps).toBeLessThanOrEqual(5 * fields.length);
 	});
 });

@@ -5,12 +5,11 @@
  * WHATWG-parsed URL.
  */
 import { authorizeApiRequest } from '../../credentials/apiKeyAttachment';
-import { BASE_URL_EXPRESSION, BaseUrlError, resolveApiBase } from '../../credentials/hosts';
+import { BaseUrlError, resolveApiBase } from '../../credentials/hosts';
 import type { HostCredentialFields } from '../../credentials/hosts';
 import { approveBaseUrl } from '../../credentials/urlPolicy';
 import { approveReturnedUrl } from '../../nodes/shared/transport/returnedUrls';
-import type { IDataObject, INodeExecutionData, INodeTypes } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { keyLeaks } from '../../dev/emulator';
 import { INVOICE_FILE_NAME, invoiceText } from '../../dev/documents';
@@ -289,34 +288,5 @@ describe('inside URLs handed back, through the engine (emulator answers rewritte
 
 		expect(result.error).toBeUndefined();
 		expect(requestsTo(emulator, 'storage', 'GET')).toHaveLength(1);
-	});
-});
-
-describe('the credential test expression picks the same host as the transport', () => {
-	const nodeTypes = {
-		getByName: () => ({ description: { properties: [] } }),
-		getByNameAndVersion: () => ({ description: { properties: [] } }),
-		getKnownTypes: () => ({}),
-	} as unknown as INodeTypes;
-	const workflow = new Workflow({
-		nodes: [{ id: '1', name: 'N', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} }],
-		connections: {},
-		active: false,
-		nodeTypes,
-	});
-	const evaluate = (fields: HostCredentialFields) =>
-		workflow.expression.getParameterValue(BASE_URL_EXPRESSION, null, 0, 0, 'N', [], 'internal', {
-			$credentials: fields,
-		} as never);
-
-	it.each<HostCredentialFields>([
-		{},
-		{ instance: 'default' },
-		{ baseUrl: 'https://proxy.example.com/dex/' },
-		{ baseUrl: 'http://127.0.0.1:8787/prod/v1' },
-		{ instance: 'jp', instanceHost: ' api.jp.example.com/prod/v1 ' },
-		{ instance: 'au', instanceHost: 'https://api.au.example.com/' },
-	])('%j', (fields) => {
-		expect(evaluate(fields)).toBe(resolveBaseUrl(fields));
 	});
 });

@@ -14,9 +14,12 @@ import {
 	NOT_FOR_THE_EDITOR,
 	REPOSITORY_ROOT,
 	exampleWorkflowFiles,
+	findNode,
 	readExample,
 	type WorkflowJson,
 } from '../../dev/n8n/n8n-stack';
+import { INVOICE_PDF_FILE_NAME, invoicePdf } from '../../dev/documents';
+import { EMBEDDED_SAMPLE, embeddedSampleBytes } from '../../dev/example-documents';
 
 const allExamples = fs
 	.readdirSync(EXAMPLES_DIR)
@@ -70,6 +73,25 @@ describe('example workflows imported by npm start', () => {
 				expect(node.credentials?.documentExtractionApi?.id).toBe(EMULATOR_CREDENTIAL_ID);
 			}
 		}
+	});
+
+	it('upload-and-extract.json carries the sample invoice itself, byte for byte, and reads no file: it runs as imported in any n8n', () => {
+		const workflow = readExample('upload-and-extract.json');
+		expect(embeddedSampleBytes().equals(invoicePdf())).toBe(true);
+		expect(embeddedSampleBytes().equals(fs.readFileSync(path.join(EXAMPLES_DIR, 'documents', INVOICE_PDF_FILE_NAME)))).toBe(true);
+		expect(workflow.nodes.map((node) => node.type)).not.toContain('n8n-nodes-base.readWriteFile');
+		expect(parentsOf(workflow, 'Upload and extract')).toEqual(['As a PDF file']);
+		expect(findNode(workflow, 'As a PDF file').parameters).toMatchObject({ operation: 'toBinary', sourceProperty: EMBEDDED_SAMPLE.field, options: { fileName: INVOICE_PDF_FILE_NAME, mimeType: 'application/pdf' } });
+	});
+
+	it('the examples that read a folder are the ones the READMEs tell how to run in your own n8n', () => {
+		const readingFiles = allExamples.filter((name) => readExample(name).nodes.some((node) => node.type === 'n8n-nodes-base.readWriteFile'));
+		expect(readingFiles).toEqual(['baseline-http-request.json', 'extract-documents-from-disk.json']);
+		const ownN8n = readme.slice(readme.indexOf('### Examples'), readme.indexOf('## Install in n8n'));
+		for (const name of readingFiles) expect(ownN8n).toContain(name.replace(/\.json$/, ''));
+		expect(ownN8n).toContain('~/.n8n-files');
+		expect(ownN8n).toContain('N8N_RESTRICT_FILE_ACCESS_TO');
+		expect(examplesReadme).toContain('~/.n8n-files/documents');
 	});
 
 	it.each(allExamples)('%s is listed in README.md and examples/README.md', (name) => {

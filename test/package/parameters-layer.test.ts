@@ -1,18 +1,19 @@
 /**
  * The layer rule of nodes/shared/parameters (its index.ts states it): it imports only itself,
- * credentials/, nodes/shared/run/context.ts and the ID forms (nodes/shared/api/ids.ts), never the
- * API layer's entry, the request path or the run scope, so the limits and the request path can
- * read their options through it without an import circle. And the one shown() lives in
+ * credentials/, nodes/shared/run/context.ts, the ID forms (nodes/shared/api/ids.ts) and the table of
+ * limits (nodes/shared/limits.ts), never the
+ * API layer's entry, the request path or the run scope, so that every layer above the API layer
+ * can check through it without an import circle. And the one shown() lives in
  * credentials/, which imports nothing from nodes/.
  */
 import { importGraph } from '../../scripts/import-graph';
 
 const graph = importGraph();
 const PARAMETERS = 'nodes/shared/parameters/';
-const ALLOWED = [PARAMETERS, 'credentials/', 'nodes/shared/run/context.ts', 'nodes/shared/api/ids.ts'];
+const ALLOWED = [PARAMETERS, 'credentials/', 'nodes/shared/run/context.ts', 'nodes/shared/api/ids.ts', 'nodes/shared/limits.ts'];
 
 describe('nodes/shared/parameters', () => {
-	it('imports only itself, credentials/, the n8n contexts and the ID forms', () => {
+	it('imports only itself, credentials/, the n8n contexts, the ID forms and the table of limits', () => {
 		const files = [...graph.keys()].filter((file) => file.startsWith(PARAMETERS));
 		const outside = files.flatMap((file) =>
 			[...(graph.get(file) ?? [])].filter((target) => !ALLOWED.some((allowed) => target.startsWith(allowed))).map((target) => `${file} -> ${target}`),
@@ -23,7 +24,7 @@ describe('nodes/shared/parameters', () => {
 	});
 
 	it('what it imports outside itself imports nothing from nodes/ (no way back up)', () => {
-		for (const file of ['credentials/shown.ts', 'credentials/urlPolicy.ts', 'nodes/shared/api/ids.ts', 'nodes/shared/run/context.ts']) {
+		for (const file of ['credentials/shown.ts', 'credentials/urlPolicy.ts', 'nodes/shared/api/ids.ts', 'nodes/shared/run/context.ts', 'nodes/shared/limits.ts']) {
 			const upward = [...(graph.get(file) ?? [])].filter((target) => target.startsWith('nodes/'));
 			expect({ file, upward }).toEqual({ file, upward: [] });
 		}

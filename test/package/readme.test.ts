@@ -83,21 +83,6 @@ describe('README.md, for the user', () => {
 		expect(tryIt).toContain('run apart: see [CONTRIBUTING.md](CONTRIBUTING.md)');
 	});
 
-	it('has a heading for every README anchor the built nodes and credential link to (descriptions, hints, codex)', async () => {
-		const pkg = await loadPackage();
-		// The codex files n8n reads beside each built node (its documentation links).
-		const codexFiles = packageJson.n8n.nodes.map((file) => path.join(pkg.directory, file.replace(/\.js$/, '.json'))).filter((file) => fs.existsSync(file));
-		const texts = [
-			...[...Object.values(pkg.nodeTypes), ...Object.values(pkg.credentialTypes)].map((type) => JSON.stringify(type)),
-			...codexFiles.map((file) => fs.readFileSync(file, 'utf8')),
-		];
-		const linked = new Set(texts.flatMap((text) => [...text.matchAll(/npmjs\.com\/package\/n8n-nodes-document-extraction#([\w-]+)/g)].map((match) => match[1])));
-
-		expect([...linked]).toEqual(expect.arrayContaining(['credentials', 'examples', 'operations', 'query-configuration', 'trigger']));
-		const anchors = anchorsOf(readme);
-		for (const anchor of linked) expect({ anchor, inReadme: anchors.has(anchor) }).toEqual({ anchor, inReadme: true });
-	});
-
 	it('says where the API key is created, as the credential\'s own hint does: the fileAI dashboard, project settings, its link', async () => {
 		const { credentialTypes } = await loadPackage();
 		const hint = credentialTypes.documentExtractionApi.properties.find((property) => property.name === 'apiKey')?.hint ?? '';

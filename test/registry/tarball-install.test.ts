@@ -8,9 +8,12 @@
  * Here: `npm run pack` as a user runs it (its printed path), that npm command in a fresh n8n user
  * folder's .n8n/nodes (offline, with an empty npm cache: the tarball needs nothing from a
  * registry), then the real n8n 2.41.1 starts on that folder. It loads both nodes and the
- * credential from .n8n/nodes/node_modules (as it loads every package there), and a credential and
- * the disk example made afterwards run against the emulator. The Docker route runs the same npm
- * command inside the container's /home/node/.n8n/nodes.
+ * credential from .n8n/nodes/node_modules (as it loads every package there). Then the examples as a
+ * user imports them into their own n8n (README, Examples; examples/README.md, "In your own n8n"):
+ * n8n runs with its own default file access (only ~/.n8n-files, under a home folder of the test's),
+ * not the sandbox's; the upload example runs as imported, and the folder example runs once its
+ * documents are copied to ~/.n8n-files/documents and its File(s) Selector names that absolute
+ * path. The Docker route runs the same npm command inside the container's /home/node/.n8n/nodes.
  *
  * Without --legacy-peer-deps, npm 7+ installs the peer dependency n8n-workflow (the newest, not
  * n8n's own) with its dependency tree into the nodes folder; here its native isolated-vm failed
@@ -30,13 +33,13 @@ import { ensureN8n } from '../../dev/n8n/n8n-runtime';
 import { runCommand } from '../../dev/n8n/run-command';
 import {
 	CREDENTIAL_TYPE,
-	DOCUMENTS_FOLDER,
 	EMULATOR_CREDENTIAL_ID,
 	NODE_TYPE,
 	PACKAGE_NAME,
 	REPOSITORY_ROOT,
 	TRIGGER_TYPE,
 	executionOutput,
+	findNode,
 	readExample,
 	runWorkflow,
 	stackEnv,
@@ -52,6 +55,8 @@ describe('installed from the tarball of npm run pack into n8n\'s nodes folder wi
 	let nodesDir: string;
 	let n8n: N8nInstance;
 	let installOutput: string;
+	let home: string;
+	let credentialId: string;
 
 	beforeAll(async () => {
 		work = fs.mkdtempSync(path.join(os.tmpdir(), 'dex-tarball-'));
@@ -59,7 +64,10 @@ describe('installed from the tarball of npm run pack into n8n\'s nodes folder wi
 		tarball = (await runCommand('npm', ['run', '--silent', 'pack', '--', '--destination', path.join(work, 'release')], { cwd: REPOSITORY_ROOT })).trim();
 
 		userFolder = makeUserFolder('n8n-dex-tarball-');
-		await writeExampleDocuments(path.join(userFolder, DOCUMENTS_FOLDER));
+		// The user's home: n8n 2.x reads files only under ~/.n8n-files by default. As the README says,
+		// the sample documents are copied there (a copy, not a link).
+		home = path.join(work, 'home');
+		await writeExampleDocuments(path.join(home, '.n8n-files', 'documents'));
 		// The documented command; the user folder's .n8n stands for ~/.n8n (N8N_USER_FOLDER).
 		nodesDir = path.join(userFolder, '.n8n', 'nodes');
 		fs.mkdirSync(nodesDir, { recursive: true });
@@ -70,7 +78,9 @@ describe('installed from the tarball of npm run pack into n8n\'s nodes folder wi
 		});
 
 		emulator = await startEmulator({ processingDelayMs: 300 });
-		n8n = await startN8n({ userFolder, runtime: await ensureN8n(), env: stackEnv(userFolder) });
+		// As a user's own n8n: no file access of the sandbox's (N8N_RESTRICT_FILE_ACCESS_TO), n8n's default.
+		const { N8N_RESTRICT_FILE_ACCESS_TO: _sandboxOnly, ...ownN8n } = stackEnv(userFolder);
+		n8n = await startN8n({ userFolder, runtime: await ensureN8n(), env: { ...ownN8n, HOME: home } });
 	});
 
 	afterAll(async () => {
@@ -106,15 +116,34 @@ describe('installed from the tarball of npm run pack into n8n\'s nodes folder wi
 		expect(await n8n.rest<unknown[]>('/community-packages')).toEqual([]);
 	});
 
-	test('a credential and the disk example made afterwards: the credential test passes and every document ends processed or failed', async () => {
+	/** An example as a user imports it (Import, From File) and saves it, with their credential picked in its nodes. */
+	async function importExample(file: string, change: (workflow: WorkflowJson) => void = () => undefined): Promise<string> {
+		const { id: _exampleId, ...workflow } = JSON.parse(JSON.stringify(readExample(file)).split(EMULATOR_CREDENTIAL_ID).join(credentialId)) as WorkflowJson;
+		change(workflow as WorkflowJson);
+		return (await n8n.rest<{ id: string }>('/workflows', { body: { ...workflow, active: false } })).id;
+	}
+
+	test('a credential made afterwards: its test passes', async () => {
 		const data = { apiKey: SEEDED_KEYS.readWrite, instance: 'default', baseUrl: emulator.apiUrl };
 		const name = 'Document Extraction (tarball install)';
-		const credential = await n8n.rest<{ id: string }>('/credentials', { body: { name, type: CREDENTIAL_TYPE, data } });
-		const tested = await n8n.rest<{ status: string }>('/credentials/test', { body: { credentials: { id: credential.id, name, type: CREDENTIAL_TYPE, data } } });
+		credentialId = (await n8n.rest<{ id: string }>('/credentials', { body: { name, type: CREDENTIAL_TYPE, data } })).id;
+		const tested = await n8n.rest<{ status: string }>('/credentials/test', { body: { credentials: { id: credentialId, name, type: CREDENTIAL_TYPE, data } } });
 		expect(tested.status).toBe('OK');
+	});
 
-		const { id: _exampleId, ...workflow } = JSON.parse(JSON.stringify(readExample('extract-documents-from-disk.json')).split(EMULATOR_CREDENTIAL_ID).join(credential.id)) as WorkflowJson;
-		const workflowId = (await n8n.rest<{ id: string }>('/workflows', { body: { ...workflow, active: false } })).id;
+	test('the upload example imported as is (only the credential picked) runs: the sample invoice it carries comes out with its values', async () => {
+		const workflowId = await importExample('upload-and-extract.json');
+		const execution = await waitForExecution(n8n, await runWorkflow(n8n, workflowId, "When clicking 'Execute workflow'"));
+		expect(execution.data?.resultData.error).toBeUndefined();
+		expect(execution.status).toBe('success');
+		expect(executionOutput(execution, 'Upload and extract')).toEqual([expect.objectContaining({ fileName: INVOICE_PDF_FILE_NAME, status: 'processed', values: INVOICE_EXPECTED })]);
+	});
+
+	test('the folder example, as the README says: documents in ~/.n8n-files/documents, File(s) Selector set to that absolute path; every document ends processed or failed', async () => {
+		const folder = path.join(home, '.n8n-files', 'documents');
+		const workflowId = await importExample('extract-documents-from-disk.json', (workflow) => {
+			findNode(workflow, 'Read documents from disk').parameters.fileSelector = `${folder}/*`;
+		});
 		const execution = await waitForExecution(n8n, await runWorkflow(n8n, workflowId, 'Run the example'));
 		expect(execution.data?.resultData.error).toBeUndefined();
 		expect(execution.status).toBe('success');
@@ -128,6 +157,13 @@ describe('installed from the tarball of npm run pack into n8n\'s nodes folder wi
 			['broken.pdf', 'The PDF could not be read'],
 		]);
 		expect(items.filter((item) => item.status === 'processed')).toHaveLength(5);
+	});
+
+	test('the folder example imported unchanged finds nothing to read, as the README warns (documents/* is relative)', async () => {
+		const workflowId = await importExample('extract-documents-from-disk.json');
+		const execution = await waitForExecution(n8n, await runWorkflow(n8n, workflowId, 'Run the example'));
+		expect(execution.status).toBe('error');
+		expect(execution.data?.resultData.error?.message).toMatch(/No file\(s\) found/);
 	});
 
 	test('nothing but 127.0.0.1 was reached', () => {

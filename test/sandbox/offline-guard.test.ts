@@ -1,8 +1,8 @@
 /**
  * The guard preloaded into the sandbox's n8n (dev/n8n/loopback-guard.cjs) refuses every
  * connection to another host before any DNS lookup, and says so in its own words: the code
- * ESANDBOXOFFLINE (what n8n's credential test shows) and a message that the sandbox is offline and
- * how to start it online (what the node's error shows). Run in a child process, as n8n runs it.
+ * ESANDBOXOFFLINE and a message that the sandbox is offline and how to start it online (what the
+ * node's error and the credential test show). Run in a child process, as n8n runs it.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';

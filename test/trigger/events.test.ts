@@ -171,36 +171,50 @@ describe('output items', () => {
 });
 
 describe('Fetch Test Event (manual mode)', () => {
-	it('returns the most recently changed processed document that passes the filters, and moves nothing', async () => {
+	it('File Processed: the most recently uploaded processed document that passes the filters, not the most recently changed; moves nothing', async () => {
 		const trigger = new ActiveTrigger(emulator, { event: 'fileProcessed', options: { includeValues: true } });
 		await trigger.poll();
 		const cursor = structuredClone(trigger.staticData);
-		await upload(INVOICE_FILE_NAME, invoiceText());
+		const invoice = await upload(INVOICE_FILE_NAME, invoiceText());
 		const receipt = await upload(RECEIPT_FILE_NAME, receiptText());
+		// The invoice changes after the receipt was uploaded: it is now the most recently changed.
+		tick();
+		const report = await call(emulator, 'PATCH', `/files/${String(invoice.fileId)}`, { body: { integrationExportStatus: 'completed', integrationExportMessages: ['booked'] } });
+		expect(report.status).toBe(200);
+
 		const manual = await trigger.poll({ mode: 'manual' });
 		expect(manual.error).toBeUndefined();
 		expect(manual.items.map((item) => item.json)).toEqual([expect.objectContaining({ fileId: receipt.fileId, values: RECEIPT_EXPECTED })]);
 		expect(manual.staticData).toEqual(cursor);
-
-		const invoicesOnly = new ActiveTrigger(emulator, { event: 'fileUpdated', filters: { fileClasses: ['Invoice'] } });
-		const filtered = await invoicesOnly.poll({ mode: 'manual' });
-		expect(filtered.items.map((item) => item.json.fileName)).toEqual([INVOICE_FILE_NAME]);
 
 		// The active trigger still emits both documents afterwards.
 		const next = await trigger.poll();
 		expect(next.items).toHaveLength(2);
 	});
 
-	it('says clearly when no processed document matches yet', async () => {
+	it('File Updated: the most recently changed processed document that passes the filters', async () => {
+		const invoice = await upload(INVOICE_FILE_NAME, invoiceText());
+		await upload(RECEIPT_FILE_NAME, receiptText());
+		tick();
+		expect((await call(emulator, 'PATCH', `/files/${String(invoice.fileId)}`, { body: { integrationExportStatus: 'completed', integrationExportMessages: ['booked'] } })).status).toBe(200);
+
+		const updated = await new ActiveTrigger(emulator, { event: 'fileUpdated' }).poll({ mode: 'manual' });
+		expect(updated.items.map((item) => item.json.fileId)).toEqual([invoice.fileId]);
+
+		const invoicesOnly = await new ActiveTrigger(emulator, { event: 'fileUpdated', filters: { fileClasses: ['Invoice'] } }).poll({ mode: 'manual' });
+		expect(invoicesOnly.items.map((item) => item.json.fileName)).toEqual([INVOICE_FILE_NAME]);
+	});
+
+	it('with no processed document (an empty workspace, or none passing the filters) nothing fires and the run ends without an error', async () => {
 		const trigger = new ActiveTrigger(emulator, { event: 'fileProcessed' });
 		const empty = await trigger.poll({ mode: 'manual' });
-		expect(empty.error?.message).toBe('No processed document in this workspace yet');
-		expect((empty.error as { description?: string }).description).toMatch(/Upload a document/);
+		expect(empty.error).toBeUndefined();
+		expect(empty.outputs).toBeNull();
 
 		await upload(INVOICE_FILE_NAME, invoiceText());
-		const filtered = new ActiveTrigger(emulator, { event: 'fileProcessed', filters: { fileClasses: ['Receipt'] } });
-		const none = await filtered.poll({ mode: 'manual' });
-		expect(none.error?.message).toBe('No processed document matches the filters yet');
+		const none = await new ActiveTrigger(emulator, { event: 'fileProcessed', filters: { fileClasses: ['Receipt'] } }).poll({ mode: 'manual' });
+		expect(none.error).toBeUndefined();
+		expect(none.outputs).toBeNull();
 	});
 });
 

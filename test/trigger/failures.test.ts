@@ -4,6 +4,7 @@
  * reports its error and changes nothing.
  */
 import { addFiles } from '../../dev/emulator/bulk-files';
+import { forgetPackageRateLimits } from '../../dev/harness';
 import { ActiveTrigger, EVENTS_AND_HOSTS, iso, MINUTE, onListRequest, SEEDED_KEYS, useEmulator } from './support';
 
 const emulator = useEmulator({}, 'test');
@@ -26,9 +27,21 @@ describe.each(EVENTS_AND_HOSTS)('%s with the %s static data host', (event, host)
 		expect(partial.logs.some((line) => line.level === 'warn' && /stopped after 298 document/.test(line.message))).toBe(true);
 		for (const line of partial.logs) expect(line.text).not.toContain(SEEDED_KEYS.readWrite);
 
+		// Right after it, every request with the key is still held by the 120 s the 429 asked (the
+		// key's gate closes whatever the poll that got it did next): a poll sends nothing, changes nothing.
+		const before = structuredClone(trigger.staticData);
+		const listRequests = () => emulator.requests.filter((entry) => entry.host === 'api' && /\/files$/.test(entry.path)).length;
+		const sentBefore = listRequests();
+		const held = await trigger.poll();
+		expect(held.error?.message).toMatch(/HTTP 429.*the pause it asked for \(1[12]\d s more\)/);
+		expect(held.items).toEqual([]);
+		expect(trigger.staticData).toEqual(before);
+		expect(listRequests()).toBe(sentBefore);
+		// The pause over (the real clock cannot be moved: the gate is forgotten instead).
+		forgetPackageRateLimits();
+
 		// Poll 2: the first list request fails with 500 on every retry: nothing handled, so the
 		// error is reported and the static data stays as it was.
-		const before = structuredClone(trigger.staticData);
 		emulator.faults.failNext({ method: 'GET', path: '/files', status: 500, count: 4 });
 		const failed = await trigger.poll();
 		expect(failed.error?.message).toMatch(/500|internal/i);

@@ -1,5 +1,5 @@
 /**
- * The counterexamples the trigger's property test found (test/fuzz/trigger.property.test.ts),
+ * The counterexamples the trigger's property test found (test/fuzz/trigger-properties.test.ts),
  * each replayed as it was shrunk, through the same world: n8n-core's poll context against the
  * emulator, n8n's clock on the package's wait clock, every invariant checked after each poll and
  * exactly-once at the end. Each failed before the fix its name describes.

@@ -4,9 +4,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import { forEachConcurrently } from '../../shared/concurrency';
 import { asNodeError } from '../../shared/nodeError';
 import { BATCHING_DEFAULTS, BATCHING_PARAMETER } from '../descriptions/batching';
+import { withoutSecrets } from '../../shared/api';
+import { itemPolicy } from '../../shared/requestPolicy';
+import { apiKeysOf, isCancelled, pause } from '../../shared/run';
 import { requireNumber } from '../../shared/parameters';
-import { apiKeysOf, isCancelled, limitsOf, pause } from '../../shared/run';
-import { withoutSecrets } from '../../shared/transport';
 import { RESOURCES } from './registry';
 import type { ResourceOperations } from './types';
 
@@ -45,9 +46,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	const runItem = async (itemIndex: number): Promise<INodeExecutionData[]> => {
 		try {
-			// The request options are checked before the item does anything (the transport reads them).
-			limitsOf(this, itemIndex);
-			const output = await handler.execute.call(this, itemIndex);
+			// The item's request options are read and checked once, before it does anything: its
+			// request policy, handed down to every request it makes.
+			const policy = itemPolicy(this, itemIndex);
+			const output = await handler.execute.call(this, itemIndex, policy);
 			// Items never show the API key, whatever the service echoed back. (Presigned URLs are
 			// kept out of items by the operations; Get Preview URL's link is its purpose.)
 			return this.helpers.constructExecutionMetaData(withoutSecrets(output, apiKeysOf(this)), {

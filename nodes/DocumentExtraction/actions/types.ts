@@ -1,13 +1,17 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import type { ItemPolicy } from '../../shared/run';
+
 /**
  * One operation: its own parameters (with display options) and what it does for one item.
  * The router owns the item loop, pairing and continueOnFail; an operation returns the items
- * produced for item `itemIndex` (the router pairs them with that item).
+ * produced for item `itemIndex` (the router pairs them with that item). `policy` is the item's
+ * request policy, read from its options once by the router: the operation hands it to every
+ * call of the API layer.
  */
 export interface OperationModule {
 	description: INodeProperties[];
-	execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]>;
+	execute(this: IExecuteFunctions, itemIndex: number, policy: ItemPolicy): Promise<INodeExecutionData[]>;
 }
 
 /** The operations of one resource, by operation value. */

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { ITEM_LIMITS } from '../../shared/limits';
+
 /**
  * "Batching", as in n8n's HTTP Request node: how many items the node works on at the same time.
  * An operation offers it by putting this option into its Options collection; the router reads it
@@ -10,7 +12,7 @@ const BATCHING_OPTION = 'batching';
 export const BATCHING_PARAMETER = `options.${BATCHING_OPTION}`;
 
 /** Values of a Batching option that was added but not filled in. */
-export const BATCHING_DEFAULTS = { batchSize: 8, batchInterval: 0 };
+export const BATCHING_DEFAULTS = { batchSize: ITEM_LIMITS.defaultBatchSize, batchInterval: ITEM_LIMITS.defaultBatchIntervalMs };
 const { batchSize: DEFAULT_BATCH_SIZE, batchInterval: DEFAULT_BATCH_INTERVAL } = BATCHING_DEFAULTS;
 
 export const batchingOption: INodeProperties = {

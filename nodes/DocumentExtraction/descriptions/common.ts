@@ -1,11 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyMode } from 'n8n-workflow';
 
+import { ITEM_LIMITS } from '../../shared/limits';
 import { requireBoolean, requireOneOf, requirePositiveInteger } from '../../shared/parameters';
 
 /** Parameter descriptions used by more than one operation, defined once. */
 
-/** The package's documentation (its README); hints link to its sections. */
-export const DOCUMENTATION_URL = 'https://www.npmjs.com/package/n8n-nodes-document-extraction';
+/** The package's documentation (its README, credentials/documentation.ts); hints link to its sections. */
+export { REPOSITORY_URL as DOCUMENTATION_URL } from '../../../credentials/documentation';
+
+/** Default of Limit (ITEM_LIMITS.defaultLimit); the description writes it as n8n's lint demands, the literal 50. */
+const DEFAULT_LIMIT = ITEM_LIMITS.defaultLimit;
 
 export const binaryPropertyParameter: INodeProperties = {
 	displayName: 'Input Binary Field',
@@ -84,6 +88,7 @@ export const returnAllParameters: INodeProperties[] = [
 		name: 'limit',
 		type: 'number',
 		typeOptions: { minValue: 1 },
+		// n8n's node lint (node-param-default-wrong-for-limit) requires this literal; test/package/limits-table.test.ts checks it is ITEM_LIMITS.defaultLimit.
 		default: 50,
 		description: 'Max number of results to return',
 		displayOptions: { show: { returnAll: [false] } },
@@ -95,7 +100,7 @@ export function resultLimit(context: IExecuteFunctions, itemIndex: number): numb
 	if (requireBoolean(context, itemIndex, 'Return All', context.getNodeParameter('returnAll', itemIndex, false))) {
 		return undefined;
 	}
-	return requirePositiveInteger(context, itemIndex, 'Limit', context.getNodeParameter('limit', itemIndex, 50));
+	return requirePositiveInteger(context, itemIndex, 'Limit', context.getNodeParameter('limit', itemIndex, DEFAULT_LIMIT));
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { BINARY_ENCODING, NodeOperationError } from 'n8n-workflow';
 
-import type { PayloadSource } from '../../shared/transport';
+import type { PayloadSource } from '../../shared/api';
+import { BINARY_LIMITS, UPLOAD_LIMITS } from '../../shared/limits';
 import { invalidParameter } from '../../shared/parameters';
 
 /** An input binary, ready to be sent: its name, type and size, and a way to open its bytes. */
@@ -32,7 +33,7 @@ export interface RangeReader {
 }
 
 /** Size of the reads from n8n's binary storage that ranges are filled from. */
-const STORAGE_READ_CHUNK_BYTES = 256 * 1024;
+const STORAGE_READ_CHUNK_BYTES = UPLOAD_LIMITS.storageReadChunkBytes;
 
 /**
  * Frees the memory of a piece read from storage at once, once it has been copied: every read
@@ -212,9 +213,9 @@ export async function binarySource(
 }
 
 /** Longest name given to a binary, in UTF-8 bytes: what common file systems accept. */
-const MAX_FILE_NAME_BYTES = 255;
+const MAX_FILE_NAME_BYTES = BINARY_LIMITS.maxFileNameBytes;
 /** Longest extension kept whole when a name is cut ("." included). */
-const MAX_KEPT_EXTENSION = 16;
+const MAX_KEPT_EXTENSION = BINARY_LIMITS.maxKeptExtensionLength;
 /** Never kept in a name: control characters (line breaks, NUL), invisible format characters (bidi overrides), line and paragraph separators. */
 const UNSAFE_NAME_CHARACTERS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 const PATH_SEPARATOR = /[/\\]/;
@@ -267,7 +268,7 @@ export function binaryFileName(name: unknown, fallback: string): string {
 
 /** A MIME type as a binary and the upload request carry it: type/subtype, optional parameters. */
 export const MIME_TYPE_PATTERN = /^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/;
-const MAX_MIME_TYPE_LENGTH = 255;
+const MAX_MIME_TYPE_LENGTH = BINARY_LIMITS.maxMimeTypeLength;
 const FALLBACK_MIME_TYPE = 'application/octet-stream';
 
 /**

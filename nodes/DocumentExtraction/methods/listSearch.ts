@@ -4,6 +4,7 @@ import type { FileRecord } from '../../shared/api';
 import { FILE_PAGE_SIZE, listFileTypes, listFiles } from '../../shared/api';
 import { ANSWER_LIMITS, PAGING_LIMITS } from '../../shared/limits';
 import { PagingGuard } from '../../shared/paging';
+import { editorPolicy } from '../../shared/requestPolicy';
 import { OCR_MODELS, ocrModelLabel } from '../descriptions/ocrModels';
 import { fileTypeLabel } from '../helpers/fileTypes';
 
@@ -42,6 +43,7 @@ export async function searchFiles(
 	let page = Number(paginationToken) || 1;
 	const lastPage = filter ? page + FILE_SEARCH_PAGES_PER_CALL - 1 : page;
 	const results: INodeListSearchItems[] = [];
+	const policy = editorPolicy(this);
 	const guard = new PagingGuard<FileRecord>({
 		list: '/files (newest first)',
 		pageSize: FILE_PAGE_SIZE,
@@ -53,12 +55,11 @@ export async function searchFiles(
 	for (;;) {
 		if (!guard.mayRequest()) return { results };
 		guard.request();
-		const { files, count: total } = await listFiles.call(this, {
-			page,
-			limit: FILE_PAGE_SIZE,
-			sortBy: 'createdAt',
-			sortOrder: 'DESC',
-		});
+		const { files, count: total } = await listFiles.call(
+			this,
+			{ page, limit: FILE_PAGE_SIZE, sortBy: 'createdAt', sortOrder: 'DESC' },
+			{ policy },
+		);
 		const verdict = guard.page(files, { total, at: `page ${page}` });
 		for (const file of verdict.fresh) {
 			if (!matches(filter, String(file.fileName ?? ''), file.fileId)) continue;
@@ -81,7 +82,7 @@ export async function searchFileTypes(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const fileTypes = await listFileTypes.call(this, { sortBy: 'name', sortOrder: 'ASC' });
+	const fileTypes = await listFileTypes.call(this, { sortBy: 'name', sortOrder: 'ASC' }, { policy: editorPolicy(this) });
 	return {
 		results: fileTypes
 			.filter((fileType) =>

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
 import { SUBSCRIPTION_PATH } from '../../../credentials/hosts';
-import type { ApiContext } from '../run';
+import type { ApiContext, ItemPolicy } from '../run';
 import type { ApiResponse } from '../transport';
 import { apiRequestWithResponse, idempotencyKey } from '../transport';
 import type { IdForm, IdSource } from './ids';
@@ -89,14 +89,14 @@ export async function sendWrite(
 	context: IExecuteFunctions,
 	endpoint: Endpoint & { callSite: string },
 	body: IDataObject,
-	itemIndex: number,
+	policy: ItemPolicy,
 	path: string = endpoint.path,
 ): Promise<ApiResponse> {
 	return await apiRequestWithResponse.call(context, {
 		method: endpoint.method,
 		path,
 		body,
-		idempotencyKey: idempotencyKey(context, itemIndex, endpoint.callSite, body),
-		itemIndex,
+		idempotencyKey: idempotencyKey(context, policy.itemIndex, endpoint.callSite, body),
+		policy,
 	});
 }

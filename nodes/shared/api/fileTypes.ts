@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { ApiContext } from '../run';
 import { apiRequestAllItems, listAt } from '../transport';
 import { ENDPOINTS, sendWrite } from './endpoints';
-import type { SortOrder, SuccessAnswer, WriteCall } from './types';
+import type { ApiCall, SortOrder, SuccessAnswer, WriteCall } from './types';
 
 /** A file type (docs/dev/api-contract.md#file-types), with its current schema version. */
 interface FileType extends IDataObject {
@@ -26,17 +26,16 @@ interface FileTypeListOptions {
 	limit?: number;
 	sortBy?: string;
 	sortOrder?: SortOrder;
-	itemIndex?: number;
 }
 
 /** GET /file-type, every page (page and limit; the cursor mode is not used): lists, pickers and lookups. */
-export async function listFileTypes(this: ApiContext, options: FileTypeListOptions = {}): Promise<FileType[]> {
+export async function listFileTypes(this: ApiContext, options: FileTypeListOptions, call: ApiCall): Promise<FileType[]> {
 	return await apiRequestAllItems.call(
 		this,
 		{
 			...ENDPOINTS.listFileTypes,
 			qs: { sortBy: options.sortBy ?? 'createdAt', sortOrder: options.sortOrder ?? 'ASC' },
-			itemIndex: options.itemIndex,
+			...call,
 		},
 		{ extract: listAt('fileTypes'), limit: options.limit },
 	);
@@ -52,9 +51,9 @@ export interface FileTypeApproval extends IDataObject {
 export async function approveFileType(
 	this: IExecuteFunctions,
 	body: FileTypeApproval,
-	{ itemIndex }: WriteCall,
+	{ policy }: WriteCall,
 ): Promise<SuccessAnswer> {
-	return (await sendWrite(this, ENDPOINTS.approveFileType, body, itemIndex)).body;
+	return (await sendWrite(this, ENDPOINTS.approveFileType, body, policy)).body;
 }
 
 /** PATCH /schemas body (deprecated by the API): field definitions, each naming a field by id or title. */
@@ -67,7 +66,7 @@ interface SchemaFieldsPatch extends IDataObject {
 export async function patchSchemaFields(
 	this: IExecuteFunctions,
 	body: SchemaFieldsPatch,
-	{ itemIndex }: WriteCall,
+	{ policy }: WriteCall,
 ): Promise<SuccessAnswer> {
-	return (await sendWrite(this, ENDPOINTS.patchSchemaFields, body, itemIndex)).body;
+	return (await sendWrite(this, ENDPOINTS.patchSchemaFields, body, policy)).body;
 }

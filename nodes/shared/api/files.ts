@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { ANSWER_LIMITS } from '../limits';
 import type { ApiContext } from '../run';
+import type { ApprovedUrl } from '../transport';
 import { apiRequest, apiRequestAllItems, approveStorageUrl, listAt, unexpectedResponse } from '../transport';
 import { ENDPOINTS, pathTo, sendWrite } from './endpoints';
 import type { ApiCall, SortOrder, WriteCall } from './types';
@@ -43,8 +45,8 @@ export interface FilePage {
 	count?: number;
 }
 
-/** Files per list request: the API's maximum page size. */
-export const FILE_PAGE_SIZE = 100;
+/** Files per list request: the API's largest page size (limits.ts). */
+export const FILE_PAGE_SIZE = ANSWER_LIMITS.pageSize;
 
 /**
  * The query string of GET /files. `fileIds`: the specification calls it a string; the service's
@@ -72,9 +74,9 @@ function readFilePage(context: ApiContext, body: IDataObject, itemIndex?: number
 }
 
 /** GET /files: one page of the workspace's files. */
-export async function listFiles(this: ApiContext, query: FileListQuery, call: ApiCall = {}): Promise<FilePage> {
+export async function listFiles(this: ApiContext, query: FileListQuery, call: ApiCall): Promise<FilePage> {
 	const body = await apiRequest.call(this, { ...ENDPOINTS.listFiles, qs: fileListQs(query), ...call });
-	return readFilePage(this, body, call.itemIndex);
+	return readFilePage(this, body, call.policy.itemIndex);
 }
 
 /** GET /files, page after page (Return All and Limit), each file once. */
@@ -82,13 +84,13 @@ export async function listAllFiles(
 	this: ApiContext,
 	query: Omit<FileListQuery, 'page' | 'limit'>,
 	pages: { limit?: number; pageSize?: number },
-	call: ApiCall = {},
+	call: ApiCall,
 ): Promise<FileRecord[]> {
 	const files = await apiRequestAllItems.call(
 		this,
 		{ ...ENDPOINTS.listFiles, qs: fileListQs(query), ...call },
 		{
-			extract: (body) => ({ items: readFilePage(this, body, call.itemIndex).files, total: listAt('files')(body).total }),
+			extract: (body) => ({ items: readFilePage(this, body, call.policy.itemIndex).files, total: listAt('files')(body).total }),
 			...pages,
 		},
 	);
@@ -96,12 +98,12 @@ export async function listAllFiles(
 }
 
 /** The list record of one file (GET /files filtered by its ID); a clear error when absent. */
-export async function getFile(this: ApiContext, fileId: string, call: ApiCall = {}): Promise<FileRecord> {
+export async function getFile(this: ApiContext, fileId: string, call: ApiCall): Promise<FileRecord> {
 	const { files } = await listFiles.call(this, { fileIds: [fileId], page: 1, limit: 1 }, call);
 	const file = files.find((candidate) => candidate.fileId === fileId);
 	if (!file) {
 		const error = new NodeOperationError(this.getNode(), `File ${fileId} was not found in this workspace`, {
-			itemIndex: call.itemIndex,
+			itemIndex: call.policy.itemIndex,
 			description: 'Check the file ID (the API key decides the workspace); the file may have been deleted.',
 		});
 		error.context.fileId = fileId;
@@ -126,10 +128,10 @@ export interface DeleteFilesAnswer extends IDataObject {
 export async function deleteFiles(
 	this: IExecuteFunctions,
 	fileIds: string[],
-	{ itemIndex }: WriteCall,
+	{ policy }: WriteCall,
 ): Promise<DeleteFilesAnswer> {
 	// An array, as the request sample sends (its prose says a comma string): docs/dev/api-contract.md#delete-body
-	return (await sendWrite(this, ENDPOINTS.deleteFiles, { fileIds }, itemIndex)).body;
+	return (await sendWrite(this, ENDPOINTS.deleteFiles, { fileIds }, policy)).body;
 }
 
 export type ExportStatus = 'completed' | 'empty' | 'error' | 'exporting';
@@ -155,17 +157,17 @@ export async function reportExportStatus(
 	this: IExecuteFunctions,
 	fileId: string,
 	body: ExportStatusReport,
-	{ itemIndex }: WriteCall,
+	{ policy }: WriteCall,
 ): Promise<ExportStatusAnswer> {
-	const path = pathTo(this, ENDPOINTS.reportExportStatus, fileId, { what: 'file ID', source: 'The File parameter' }, itemIndex);
-	return (await sendWrite(this, ENDPOINTS.reportExportStatus, body, itemIndex, path)).body;
+	const path = pathTo(this, ENDPOINTS.reportExportStatus, fileId, { what: 'file ID', source: 'The File parameter' }, policy.itemIndex);
+	return (await sendWrite(this, ENDPOINTS.reportExportStatus, body, policy, path)).body;
 }
 
 /**
  * POST /files/preview: a fresh, short-lived (about one hour) presigned preview URL for a stored
  * file, judged by the URL policy before it is used. Never cached: every call asks the API again.
  */
-export async function createPreviewUrl(this: ApiContext, s3Path: string, call: ApiCall = {}): Promise<string> {
+export async function createPreviewUrl(this: ApiContext, s3Path: string, call: ApiCall): Promise<ApprovedUrl> {
 	const body = await apiRequest.call(this, {
 		...ENDPOINTS.createPreviewUrl,
 		body: { s3Path },
@@ -174,7 +176,7 @@ export async function createPreviewUrl(this: ApiContext, s3Path: string, call: A
 		...call,
 	});
 	if (typeof body.signedUrl !== 'string' || body.signedUrl === '') {
-		throw unexpectedResponse(this, 'the preview request', body, call.itemIndex);
+		throw unexpectedResponse(this, 'the preview request', body, call.policy.itemIndex);
 	}
-	return await approveStorageUrl(this, body.signedUrl, 'preview URL', call.itemIndex);
+	return await approveStorageUrl(this, body.signedUrl, 'preview URL', call.policy);
 }

@@ -1,9 +1,11 @@
 /**
  * The API layer: one typed function per endpoint of the Document Extraction API (docs/dev/api-contract.md#endpoints),
- * used by the node's operations, its editor methods and the trigger alike. Each function builds
- * its request from the endpoint table (endpoints.ts), derives the Idempotency-Key of a write,
- * checks every ID before it goes into a path, and reads the answer into its type. Below it, the
- * request path (nodes/shared/transport) sends, bounds, retries and reports.
+ * and the presigned storage transfers, used by the node's operations, its editor methods and the
+ * trigger alike. Each function builds its request from the endpoint table (endpoints.ts), derives
+ * the Idempotency-Key of a write, checks every ID before it goes into a path, and reads the answer
+ * into its type. Every call takes the request policy of its item, poll or editor lookup (built by
+ * ../requestPolicy.ts where the run starts) and hands it down: no call goes out without its
+ * bounds. Below it, the request path (nodes/shared/transport) sends, bounds, retries and reports.
  *
  *   endpoints.ts  methods and paths, written once; IDs into paths
  *   ids.ts        the ID forms and the check of IDs the service hands back
@@ -14,6 +16,7 @@
  *   fileTypes.ts  GET /file-type, PATCH /file-type/approve, PATCH /schemas
  *   workspace.ts  GET /subscription, GET /project/setting, POST /directories, GET /workflows/{workflowId}
  *   query.ts      POST /query/execute
+ *   transfers.ts  presigned storage: the upload's PUT, a part's PUT, a download (each URL approved once)
  */
 export { ENDPOINTS, endpointName } from './endpoints';
 export type { IdForm, IdSource } from './ids';
@@ -30,3 +33,8 @@ export { approveFileType, listFileTypes, patchSchemaFields } from './fileTypes';
 export type { DirectoryRequest } from './workspace';
 export { createDirectory, getProjectSettings, getSubscription, getWorkflow } from './workspace';
 export { executeQuery } from './query';
+export type { PartUrl, UploadUrl } from './transfers';
+export { approvePartUrls, downloadFile, putPart, putUploadFile } from './transfers';
+// What callers need of the request path below, so that they import from this layer only.
+export type { ApprovedUrl, PayloadSource, Violation } from '../transport';
+export { describeViolation, isEndedByDeadline, unexpectedResponse, withoutSecrets } from '../transport';

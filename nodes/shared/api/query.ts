@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiContext } from '../run';
 import type { Violation } from '../transport';
-import { apiRequest } from '../transport';
+import { apiRequestWithResponse } from '../transport';
 import { ENDPOINTS } from './endpoints';
 import type { ApiCall } from './types';
 
@@ -22,10 +22,13 @@ interface QueryPage {
 	headers: IDataObject;
 	executionTimeMs: number;
 	errors: Violation[];
+	/** The bytes of the answer (counted against Max List Size by a Return All). */
+	bytes: number;
 }
 
-function readQueryPage(body: IDataObject): QueryPage {
+function readQueryPage(body: IDataObject, bytes: number): QueryPage {
 	return {
+		bytes,
 		data: Array.isArray(body.data)
 			? (body.data as unknown[]).map((row) => (row && typeof row === 'object' ? (row as IDataObject) : { value: row as string }))
 			: [],
@@ -36,7 +39,7 @@ function readQueryPage(body: IDataObject): QueryPage {
 }
 
 /** POST /query/execute: one page of rows. The API ignores Idempotency-Key here: repeated like a read. */
-export async function executeQuery(this: ApiContext, body: QueryRequest, call: ApiCall = {}): Promise<QueryPage> {
-	const answer = await apiRequest.call(this, { ...ENDPOINTS.executeQuery, body, safeToRepeat: true, ...call });
-	return readQueryPage(answer);
+export async function executeQuery(this: ApiContext, body: QueryRequest, call: ApiCall): Promise<QueryPage> {
+	const answer = await apiRequestWithResponse.call(this, { ...ENDPOINTS.executeQuery, body, safeToRepeat: true, ...call });
+	return readQueryPage(answer.body, answer.bytes);
 }

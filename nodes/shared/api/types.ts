@@ -1,20 +1,24 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiContext, Deadline } from '../run';
+import type { ApiContext, Deadline, ItemPolicy, RequestPolicy } from '../run';
+import type { AnswerCap } from '../transport';
 import { unexpectedResponse } from '../transport';
 
 /**
- * How one call is made: for which item (its options and wait budget apply, errors name it) and,
- * where a wait bounds it, until when no attempt starts.
+ * How one call is made: under the request policy of its item (its bounds and wait budget; errors
+ * name the item), of a poll or of an editor lookup, required so that no call goes out unbounded;
+ * and, where a wait bounds it, until when no attempt starts.
  */
 export interface ApiCall {
-	itemIndex?: number;
+	policy: RequestPolicy;
 	deadline?: Deadline;
+	/** A list read page by page: this page may read only what Max List Size has left. */
+	answerCap?: AnswerCap;
 }
 
 /** A call that changes something: its Idempotency-Key is derived from the item and the body. */
 export interface WriteCall {
-	itemIndex: number;
+	policy: ItemPolicy;
 }
 
 export type SortOrder = 'ASC' | 'DESC';

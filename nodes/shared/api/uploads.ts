@@ -1,10 +1,13 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { STORAGE_LIMITS } from '../limits';
 import type { ApiContext } from '../run';
+import { waitClock } from '../run';
 import { apiRequest, unexpectedResponse } from '../transport';
 import { ENDPOINTS, endpointName, pathTo, sendWrite } from './endpoints';
 import type { IdSource } from './ids';
 import { requireServiceId } from './ids';
+import type { UploadUrl } from './transfers';
 import type { ApiCall, WriteCall } from './types';
 import { withoutField } from './types';
 
@@ -45,15 +48,18 @@ function isReplayed(headers: IDataObject): boolean {
 }
 
 /**
- * POST /files/upload: a presigned URL to PUT the file to. `replayed`: the answer is the replay of
- * an earlier attempt with the same Idempotency-Key (the bytes may have been sent already).
+ * POST /files/upload: a presigned URL to PUT the file to (putUploadFile judges it and sends), valid
+ * for its lifetime from the request. `replayed`: the answer is the replay of an earlier attempt
+ * with the same Idempotency-Key (the bytes may have been sent already).
  */
 export async function requestUpload(
 	this: IExecuteFunctions,
 	body: UploadRequest,
-	{ itemIndex }: WriteCall,
-): Promise<{ upload: UploadAnswer; presignedUploadURL: string; replayed: boolean }> {
-	const answer = await sendWrite(this, ENDPOINTS.requestUpload, body, itemIndex);
+	{ policy }: WriteCall,
+): Promise<{ upload: UploadAnswer; uploadUrl: UploadUrl; replayed: boolean }> {
+	const { itemIndex } = policy;
+	const requestedAt = waitClock.now();
+	const answer = await sendWrite(this, ENDPOINTS.requestUpload, body, policy);
 	const { uploadId, presignedUploadURL } = answer.body;
 	if (typeof uploadId !== 'string' || typeof presignedUploadURL !== 'string') {
 		throw unexpectedResponse(this, 'the upload request', { ...answer.body, presignedUploadURL: undefined }, itemIndex);
@@ -63,7 +69,7 @@ export async function requestUpload(
 	requireServiceId(this, uploadId, 'uuid', source, itemIndex);
 	return {
 		upload: withoutField(answer.body, 'presignedUploadURL') as UploadAnswer,
-		presignedUploadURL,
+		uploadUrl: { url: presignedUploadURL, validUntil: requestedAt + STORAGE_LIMITS.uploadUrlLifetimeMs },
 		replayed: isReplayed(answer.headers),
 	};
 }
@@ -76,7 +82,8 @@ export interface MultipartUploadRequest extends UploadRequest {
 
 /**
  * POST /files/upload/multipart answer: `id` and `key` (checked to be text) for the completion,
- * and a presigned URL per part. The part plan is judged by the caller before anything is sent.
+ * and a presigned URL per part. The part plan is judged by the caller before anything is sent,
+ * then its URLs by approvePartUrls.
  */
 interface MultipartInitiation extends IDataObject {
 	id: string;
@@ -89,14 +96,19 @@ interface MultipartInitiation extends IDataObject {
 export async function initiateMultipartUpload(
 	this: IExecuteFunctions,
 	body: MultipartUploadRequest,
-	{ itemIndex }: WriteCall,
-): Promise<{ initiation: MultipartInitiation; replayed: boolean }> {
-	const answer = await sendWrite(this, ENDPOINTS.initiateMultipartUpload, body, itemIndex);
+	{ policy }: WriteCall,
+): Promise<{ initiation: MultipartInitiation; replayed: boolean; partsValidUntil: number }> {
+	const requestedAt = waitClock.now();
+	const answer = await sendWrite(this, ENDPOINTS.initiateMultipartUpload, body, policy);
 	const initiation = answer.body;
 	if (typeof initiation.id !== 'string' || typeof initiation.key !== 'string') {
-		throw unexpectedResponse(this, 'the multipart upload request', withoutField(initiation, 'presignedUrls'), itemIndex);
+		throw unexpectedResponse(this, 'the multipart upload request', withoutField(initiation, 'presignedUrls'), policy.itemIndex);
 	}
-	return { initiation: initiation as MultipartInitiation, replayed: isReplayed(answer.headers) };
+	return {
+		initiation: initiation as MultipartInitiation,
+		replayed: isReplayed(answer.headers),
+		partsValidUntil: requestedAt + STORAGE_LIMITS.partUrlLifetimeMs,
+	};
 }
 
 /** POST /files/upload/multipart/complete body: the ETags of the parts, in part order. */
@@ -110,11 +122,11 @@ interface MultipartCompletion extends IDataObject {
 export async function completeMultipartUpload(
 	this: IExecuteFunctions,
 	body: MultipartCompletion,
-	{ itemIndex }: WriteCall,
+	{ policy }: WriteCall,
 ): Promise<IDataObject> {
-	const { body: completion } = await sendWrite(this, ENDPOINTS.completeMultipartUpload, body, itemIndex);
+	const { body: completion } = await sendWrite(this, ENDPOINTS.completeMultipartUpload, body, policy);
 	if (completion.success === false) {
-		throw unexpectedResponse(this, 'the completion of the multipart upload', completion, itemIndex);
+		throw unexpectedResponse(this, 'the completion of the multipart upload', completion, policy.itemIndex);
 	}
 	return completion;
 }
@@ -135,13 +147,13 @@ export interface UploadStatus extends IDataObject {
 export async function getUploadStatus(
 	this: ApiContext,
 	uploadId: string,
-	call: ApiCall & { idSource?: IdSource } = {},
+	call: ApiCall & { idSource?: IdSource },
 ): Promise<UploadStatus> {
-	const { idSource = { what: 'upload ID', source: 'The service' }, itemIndex, deadline } = call;
+	const { idSource = { what: 'upload ID', source: 'The service' }, policy, deadline } = call;
 	return await apiRequest.call(this, {
 		method: ENDPOINTS.getUploadStatus.method,
-		path: pathTo(this, ENDPOINTS.getUploadStatus, uploadId, idSource, itemIndex),
-		itemIndex,
+		path: pathTo(this, ENDPOINTS.getUploadStatus, uploadId, idSource, policy.itemIndex),
+		policy,
 		deadline,
 	});
 }

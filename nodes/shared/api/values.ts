@@ -36,18 +36,19 @@ const FILE_RECORD: IdSource = { what: 'file ID', source: 'A file record the serv
 export async function getFormValues(
 	this: ApiContext,
 	fileId: string,
-	call: ApiCall & { idSource?: IdSource } = {},
+	call: ApiCall & { idSource?: IdSource },
 ): Promise<FormValue[]> {
-	const { idSource = FILE_RECORD, itemIndex } = call;
+	const { idSource = FILE_RECORD, policy } = call;
 	return await apiRequestAllItems.call(
 		this,
 		{
 			method: ENDPOINTS.getFormValues.method,
-			path: pathTo(this, ENDPOINTS.getFormValues, fileId, idSource, itemIndex),
+			path: pathTo(this, ENDPOINTS.getFormValues, fileId, idSource, policy.itemIndex),
 			qs: { includeFullTableData: true },
-			itemIndex,
+			policy,
 		},
 		{
+			whatToDoAtSize: 'Raise "Max List Size (MB)" in the node options if the document\'s values are legitimately that large.',
 			extract: (body) => {
 				const values = (body.values ?? {}) as IDataObject;
 				return {
@@ -74,11 +75,11 @@ export async function updateFormValues(
 	this: IExecuteFunctions,
 	fileId: string,
 	fields: FieldValue[],
-	{ itemIndex }: WriteCall,
+	{ policy }: WriteCall,
 ): Promise<IDataObject> {
 	const body: IDataObject = { fields: fields.map(({ title, value }) => ({ title, value })) as IDataObject[] };
-	const path = pathTo(this, ENDPOINTS.updateFormValues, fileId, { what: 'file ID', source: 'The File parameter' }, itemIndex);
-	return (await sendWrite(this, ENDPOINTS.updateFormValues, body, itemIndex, path)).body;
+	const path = pathTo(this, ENDPOINTS.updateFormValues, fileId, { what: 'file ID', source: 'The File parameter' }, policy.itemIndex);
+	return (await sendWrite(this, ENDPOINTS.updateFormValues, body, policy, path)).body;
 }
 
 /** The notification a rerun sends on completion, and the entity and action it reports. */
@@ -108,7 +109,7 @@ export interface RerunRequest extends IDataObject {
 export async function rerunExtraction(
 	this: IExecuteFunctions,
 	body: RerunRequest,
-	{ itemIndex }: WriteCall,
+	{ policy }: WriteCall,
 ): Promise<SuccessAnswer> {
-	return (await sendWrite(this, ENDPOINTS.rerunExtraction, body, itemIndex)).body;
+	return (await sendWrite(this, ENDPOINTS.rerunExtraction, body, policy)).body;
 }

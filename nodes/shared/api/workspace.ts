@@ -16,9 +16,9 @@ interface Subscription extends IDataObject {
 }
 
 /** GET /subscription. */
-export async function getSubscription(this: ApiContext, call: ApiCall = {}): Promise<Subscription> {
+export async function getSubscription(this: ApiContext, call: ApiCall): Promise<Subscription> {
 	const body = await apiRequest.call(this, { ...ENDPOINTS.getSubscription, ...call });
-	return objectAt<Subscription>(this, body, 'subscription', 'the subscription request', call.itemIndex);
+	return objectAt<Subscription>(this, body, 'subscription', 'the subscription request', call.policy.itemIndex);
 }
 
 /** The project settings (docs/dev/api-contract.md#subscription-and-project-settings). */
@@ -30,7 +30,7 @@ interface ProjectSettings extends IDataObject {
 }
 
 /** GET /project/setting: the settings object itself, as answered. */
-export async function getProjectSettings(this: ApiContext, call: ApiCall = {}): Promise<ProjectSettings> {
+export async function getProjectSettings(this: ApiContext, call: ApiCall): Promise<ProjectSettings> {
 	return await apiRequest.call(this, { ...ENDPOINTS.getProjectSettings, ...call });
 }
 
@@ -55,10 +55,10 @@ interface Directory extends IDataObject {
 export async function createDirectory(
 	this: IExecuteFunctions,
 	body: DirectoryRequest,
-	{ itemIndex }: WriteCall,
+	{ policy }: WriteCall,
 ): Promise<Directory> {
-	const { body: answer } = await sendWrite(this, ENDPOINTS.createDirectory, body, itemIndex);
-	return objectAt<Directory>(this, answer, 'directory', 'the directory creation', itemIndex);
+	const { body: answer } = await sendWrite(this, ENDPOINTS.createDirectory, body, policy);
+	return objectAt<Directory>(this, answer, 'directory', 'the directory creation', policy.itemIndex);
 }
 
 /** A workflow (docs/dev/api-contract.md#workflow) with its step summaries. */
@@ -70,11 +70,11 @@ interface Workflow extends IDataObject {
 }
 
 /** GET /workflows/{workflowId}. */
-export async function getWorkflow(this: ApiContext, workflowId: string, call: ApiCall = {}): Promise<Workflow> {
+export async function getWorkflow(this: ApiContext, workflowId: string, call: ApiCall): Promise<Workflow> {
 	const body = await apiRequest.call(this, {
 		method: ENDPOINTS.getWorkflow.method,
-		path: pathTo(this, ENDPOINTS.getWorkflow, workflowId, { what: 'workflow ID', source: 'The Workflow parameter' }, call.itemIndex),
+		path: pathTo(this, ENDPOINTS.getWorkflow, workflowId, { what: 'workflow ID', source: 'The Workflow parameter' }, call.policy.itemIndex),
 		...call,
 	});
-	return objectAt<Workflow>(this, body, 'workflow', 'the workflow request', call.itemIndex);
+	return objectAt<Workflow>(this, body, 'workflow', 'the workflow request', call.policy.itemIndex);
 }

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiContext } from '../run';
+import type { ApiContext, RequestPolicy } from '../run';
 import type { IdSource } from '../api';
 import { getFormValues } from '../api';
 import { simplifyFormValue } from './simplify';
@@ -12,12 +12,12 @@ import { simplifyFormValue } from './simplify';
 export async function valuesField(
 	this: ApiContext,
 	fileId: string,
-	itemIndex: number | undefined,
+	policy: RequestPolicy,
 	simplify: boolean,
 	idSource?: IdSource,
 ): Promise<IDataObject> {
-	const forms = await getFormValues.call(this, fileId, { itemIndex, idSource });
+	const forms = await getFormValues.call(this, fileId, { policy, idSource });
 	if (!simplify) return { formValues: forms };
-	const simplified = forms.map(simplifyFormValue);
+	const simplified = forms.map((form) => simplifyFormValue(form));
 	return { values: simplified.length === 1 ? simplified[0] : simplified };
 }

@@ -1,9 +1,10 @@
 /**
  * Parameters: one way to read a parameter, check it before anything is sent to the API, and show
  * a value in a message, for the action node, the trigger, the editor's methods and the request
- * path alike. Every check takes the n8n context it runs in (execute, poll or load options), the
- * item index where there is one (undefined in a poll or an editor lookup), the field's display
- * name and the value, and throws the one message of message.ts.
+ * policy (../requestPolicy.ts) alike; the API layer and the request path read none. Every check
+ * takes the n8n context it runs in (execute, poll or load options), the item index where there is
+ * one (undefined in a poll or an editor lookup), the field's display name and the value, and
+ * throws the one message of message.ts.
  *
  *   message.ts   the message of a value that fails its check (item, field, expected, got, what to do)
  *   text.ts      text: trimmed, within a length, on one line; whether an optional one was given
@@ -15,15 +16,17 @@
  *   ids.ts       UUIDs, 24-hex IDs and lists of them
  *   lists.ts     a list as an array or as text split at a separator
  *
- * Reading: `readParameter` (run/context.ts) reads a parameter in any context. Showing: `shown`
- * and `printable` live in credentials/shown.ts, since the credential shows values too and
+ *   read.ts      a parameter read in any context (`readParameter`: the trigger, the request policy;
+ *                an operation hands this.getNodeParameter(...) straight to its check)
+ *
+ * Showing: `shown` and `printable` live in credentials/shown.ts, since the credential shows values too and
  * credentials/ imports nothing from nodes/.
  *
  * Layer rule: this module imports only n8n-workflow, luxon, credentials/, run/context.ts and the
- * ID forms (api/ids.ts), never the API layer's entry, the request path or the run scope, so the
- * limits and the request path can read their options through it without an import circle.
+ * ID forms (api/ids.ts), never the API layer's entry, the request path or the run scope, so that
+ * every layer above the API layer can check through it without an import circle.
  */
-export { readParameter } from '../run/context';
+export { readParameter } from './read';
 export { printable, shown } from '../../../credentials/shown';
 export { invalidParameter } from './message';
 export { given, optionalText, requireText, textOf } from './text';

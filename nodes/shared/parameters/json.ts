@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { printable } from '../../../credentials/shown';
+import { ITEM_LIMITS } from '../limits';
 import type { ApiContext } from '../run/context';
 import { invalidParameter } from './message';
 
@@ -31,5 +32,28 @@ export function requireJson<T extends 'object' | 'array'>(
 	if (!ok) {
 		throw invalidParameter(context, itemIndex, parameter, value, shape === 'array' ? 'a JSON array' : 'a JSON object');
 	}
+	if (depthOver(parsed, ITEM_LIMITS.maxJsonDepth)) {
+		throw invalidParameter(
+			context,
+			itemIndex,
+			parameter,
+			value,
+			`${shape === 'array' ? 'a JSON array' : 'a JSON object'} nested at most ${ITEM_LIMITS.maxJsonDepth} levels deep`,
+		);
+	}
 	return parsed as T extends 'array' ? unknown[] : IDataObject;
+}
+
+/** Whether a parsed JSON value nests deeper than `max` levels, found without recursion. */
+function depthOver(value: unknown, max: number): boolean {
+	const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 1 }];
+	while (stack.length > 0) {
+		const { value: current, depth } = stack.pop() as { value: unknown; depth: number };
+		if (current === null || typeof current !== 'object') continue;
+		if (depth > max) return true;
+		for (const child of Array.isArray(current) ? current : Object.values(current as Record<string, unknown>)) {
+			if (child !== null && typeof child === 'object') stack.push({ value: child, depth: depth + 1 });
+		}
+	}
+	return false;
 }

@@ -2,18 +2,30 @@ import type { IDataObject, IHttpRequestMethods, JsonObject } from 'n8n-workflow'
 import { NodeApiError } from 'n8n-workflow';
 
 import { API_PATH_PREFIX } from '../../../credentials/hosts';
+import { TEXT_LIMITS } from '../limits';
+import { jsonText } from '../text';
 import type { Deadline } from '../run/waitBudget';
 import { cancelledError, isCancelled } from '../run/cancel';
 import { connectionFor } from './connection';
 import type { ApiContext } from '../run/context';
-import { cancelSignalOf } from '../run/context';
+import type { RequestPolicy } from '../run/policy';
 import { buildApiError, buildNetworkError, buildRedirectError, tooLargeError } from './errors';
 import { send } from './http';
-import type { AttemptResult } from './retry';
+import type { AttemptLimits, AttemptResult } from './retry';
 import { isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs, withRetries } from './retry';
 import { redact } from './secrets';
-import { budgetFor, limitsOf, secretsOf, waitDeadlineOf } from '../run/scope';
+import { secretsOf } from '../run/scope';
 import { TransferWatch } from './watch';
+
+/**
+ * A smaller cap than Max Answer Size for one answer, with its own error: the room a list read page
+ * by page has left under Max List Size (the paging guard's bytesLeft).
+ */
+export interface AnswerCap {
+	maxBytes: number;
+	/** The error when the answer brings more (reading stopped at maxBytes, nothing of it kept). */
+	tooLarge: () => Error;
+}
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -33,13 +45,15 @@ export interface ApiRequest {
 	 * network error like a GET.
 	 */
 	safeToRepeat?: boolean;
-	/** The item the call is for: named in errors, and whose options and wait budget apply. */
-	itemIndex?: number;
+	/** The bounds of the item (the poll, the editor lookup) the call is for; its item is named in errors. */
+	policy: RequestPolicy;
 	/**
 	 * No attempt starts and no retry wait ends after this moment, and an attempt's time never
 	 * reaches past it: e.g. the Wait Timeout of Wait for Completion.
 	 */
 	deadline?: Deadline;
+	/** Read the answer only up to this cap, when it is below Max Answer Size. */
+	answerCap?: AnswerCap;
 }
 
 export interface ApiResponse {
@@ -47,6 +61,8 @@ export interface ApiResponse {
 	headers: IDataObject;
 	/** The parsed JSON answer; {} when the answer had no body. */
 	body: IDataObject;
+	/** The bytes of the answer read (what a list read page by page counts against Max List Size). */
+	bytes: number;
 }
 
 /** The answer's JSON; the text itself when it is not JSON; {} when it is empty. */
@@ -92,18 +108,21 @@ export async function apiRequestWithResponse(
 	this: ApiContext,
 	request: ApiRequest,
 ): Promise<ApiResponse> {
-	const { base, secrets, credentials, gate } = await connectionFor(this, request.itemIndex);
+	const { policy } = request;
+	const { itemIndex } = policy;
+	const { base, secrets, credentials, gate } = await connectionFor(this, itemIndex);
 	const path = `${API_PATH_PREFIX}${request.path}`;
 	const url = `${base.url}${path}`;
-	const limits = limitsOf(this, request.itemIndex);
 
 	const headers: IDataObject = { Accept: 'application/json, application/problem+json' };
 	if (request.body !== undefined) headers['Content-Type'] = 'application/json';
 	if (request.idempotencyKey) headers['Idempotency-Key'] = request.idempotencyKey;
 	const repeatable = isRetrySafe(request);
+	const cap = request.answerCap !== undefined && request.answerCap.maxBytes < policy.maxAnswerBytes ? request.answerCap : undefined;
+	const maxAnswerBytes = cap ? Math.max(0, Math.floor(cap.maxBytes)) : policy.maxAnswerBytes;
 
-	const attempt = async (attemptNumber: number, timeoutMs: number): Promise<AttemptResult<ApiResponse>> => {
-		const watch = new TransferWatch({ deadlineMs: timeoutMs, cancelSignal: cancelSignalOf(this) });
+	const attempt = async ({ attemptNumber, timeoutMs }: AttemptLimits): Promise<AttemptResult<ApiResponse>> => {
+		const watch = new TransferWatch({ deadlineMs: timeoutMs, cancelSignal: policy.cancelSignal });
 		let result;
 		try {
 			result = await send(this, {
@@ -114,7 +133,7 @@ export async function apiRequestWithResponse(
 				body: request.body,
 				credentials,
 				watch,
-				answer: { mode: 'buffer', maxBytes: limits.maxAnswerBytes },
+				answer: { mode: 'buffer', maxBytes: maxAnswerBytes },
 			});
 		} finally {
 			watch.stop();
@@ -133,7 +152,7 @@ export async function apiRequestWithResponse(
 					code: timedOut ? 'TIMEOUT' : networkErrorCode(error),
 					cause: `${timedOut ? `no complete answer within ${Math.round(timeoutMs / 1000)} s` : redact((error as Error)?.message ?? 'unknown error', secretsOf(this).concat(secrets))}${note ? `\n${note}` : ''}`,
 					attempts: attemptNumber,
-					itemIndex: request.itemIndex,
+					itemIndex,
 					secrets,
 					timeoutMs,
 					note,
@@ -146,10 +165,10 @@ export async function apiRequestWithResponse(
 		if (!result.ok) {
 			const tooLarge = result;
 			const giveUp = () =>
-				tooLargeError(this.getNode(), {
+				cap ? cap.tooLarge() : tooLargeError(this.getNode(), {
 					what: `The API's answer to ${request.method} ${path}`,
 					limitBytes: tooLarge.limitBytes,
-					itemIndex: request.itemIndex,
+					itemIndex,
 				});
 			return { ok: false, failure: { kind: 'failed', repeatable: false, giveUp } };
 		}
@@ -164,6 +183,7 @@ export async function apiRequestWithResponse(
 					statusCode: status,
 					headers: answer.headers,
 					body: (body && typeof body === 'object' ? body : {}) as IDataObject,
+					bytes: answer.bytes.length,
 				},
 			};
 		}
@@ -172,7 +192,7 @@ export async function apiRequestWithResponse(
 				statusCode: status,
 				location: answer.headers.location,
 				what: `The API (${request.method} ${path})`,
-				itemIndex: request.itemIndex,
+				itemIndex,
 				secrets,
 				advice: REDIRECT_ADVICE,
 			});
@@ -186,7 +206,7 @@ export async function apiRequestWithResponse(
 				headers: answer.headers,
 				method: request.method,
 				path,
-				itemIndex: request.itemIndex,
+				itemIndex,
 				secrets,
 				note,
 			});
@@ -209,7 +229,7 @@ export async function apiRequestWithResponse(
 	return await withRetries(
 		{
 			context: this,
-			budget: budgetFor(this, request.itemIndex),
+			policy,
 			gate,
 			gateRefusal: (waitMs) =>
 				buildApiError(this.getNode(), {
@@ -219,13 +239,10 @@ export async function apiRequestWithResponse(
 					},
 					method: request.method,
 					path,
-					itemIndex: request.itemIndex,
+					itemIndex,
 					secrets,
 				}),
-			requestTimeoutMs: limits.requestTimeoutMs,
-			chargeRepeatedAttempts: true,
 			deadline: request.deadline,
-			waitDeadline: waitDeadlineOf(this),
 		},
 		attempt,
 	);
@@ -245,7 +262,10 @@ export function unexpectedResponse(
 	itemIndex?: number,
 ): NodeApiError {
 	const secrets = secretsOf(context);
-	const shown = redact(JSON.stringify(body) ?? '', secrets).slice(0, 500);
+	// Enough text that a secret starting within the part shown is whole when it is redacted.
+	const longestSecret = secrets.reduce((longest, secret) => Math.max(longest, secret.length), 0);
+	const text = jsonText(body, TEXT_LIMITS.unexpectedAnswerChars + longestSecret);
+	const shown = redact(text, secrets).slice(0, TEXT_LIMITS.unexpectedAnswerChars);
 	return new NodeApiError(context.getNode(), { unexpected: shown } as JsonObject, {
 		message: `The API answered ${what} in an unexpected shape`,
 		description: shown,

@@ -1,6 +1,9 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { explainConnectionFailure } from '../connectionFailure';
+import { isFixedInstanceHost } from '../../../credentials/hosts';
+import { TEXT_LIMITS } from '../limits';
 import { redact, redactQuery } from './secrets';
 import { sizeText, summarizeText, trimTrailingStops } from '../text';
 
@@ -67,7 +70,7 @@ function str(value: unknown): string | undefined {
 }
 
 /** At most `max` characters of a text the service sent, so a huge answer cannot flood a message. */
-function clip(text: string | undefined, max = 500): string | undefined {
+function clip(text: string | undefined, max: number): string | undefined {
 	if (text === undefined) return undefined;
 	return text.length > max ? `${text.slice(0, max)}…` : text;
 }
@@ -79,12 +82,12 @@ function asProblem(body: unknown): Problem {
 
 export function describeViolation(violation: Violation): string {
 	const where = violation.pointer
-		? `field ${clip(str(violation.pointer), 200)}`
+		? `field ${clip(str(violation.pointer), TEXT_LIMITS.violationFieldChars)}`
 		: violation.parameter
-			? `parameter ${clip(str(violation.parameter), 200)}`
+			? `parameter ${clip(str(violation.parameter), TEXT_LIMITS.violationFieldChars)}`
 			: 'request';
-	const what = clip(str(violation.detail), 300) ?? 'is invalid';
-	const code = clip(str(violation.code), 60);
+	const what = clip(str(violation.detail), TEXT_LIMITS.violationDetailChars) ?? 'is invalid';
+	const code = clip(str(violation.code), TEXT_LIMITS.codeChars);
 	return `${where}: ${what}${code ? ` (${code})` : ''}`;
 }
 
@@ -96,14 +99,17 @@ export function buildApiError(node: INode, input: ApiErrorInput): NodeApiError {
 	const textBody = typeof input.body === 'string' ? summarizeText(input.body) : undefined;
 	const status = input.statusCode;
 
-	const title = clean(clip(str(problem.title) ?? str(problem.error) ?? str(input.statusMessage), 200));
-	const detail = clean(clip(str(problem.detail) ?? str(problem.message) ?? textBody));
+	const title = clean(clip(str(problem.title) ?? str(problem.error) ?? str(input.statusMessage), TEXT_LIMITS.titleChars));
+	const detail = clean(clip(str(problem.detail) ?? str(problem.message) ?? textBody, TEXT_LIMITS.detailChars));
 	const headline = title && detail && title !== detail ? `${title}: ${detail}` : (detail ?? title);
-	const code = clean(clip(str(problem.code), 60));
+	const code = clean(clip(str(problem.code), TEXT_LIMITS.codeChars));
 	const requestId = clean(
-		clip(str(problem.requestId) ?? str(input.headers?.['x-request-id']) ?? str(input.headers?.['x-amzn-requestid']), 100),
+		clip(
+			str(problem.requestId) ?? str(input.headers?.['x-request-id']) ?? str(input.headers?.['x-amzn-requestid']),
+			TEXT_LIMITS.requestIdChars,
+		),
 	);
-	const violations = (Array.isArray(problem.errors) ? problem.errors.slice(0, 20) : []).map((violation) =>
+	const violations = (Array.isArray(problem.errors) ? problem.errors.slice(0, TEXT_LIMITS.violationsShown) : []).map((violation) =>
 		redact(describeViolation(violation && typeof violation === 'object' ? violation : {}), secrets),
 	);
 	const hint = hintFor(status, `${title ?? ''} ${detail ?? ''}`);
@@ -143,37 +149,6 @@ export function buildApiError(node: INode, input: ApiErrorInput): NodeApiError {
 	return error;
 }
 
-/** The first line of a text, at most 300 characters. */
-function firstSentence(text: string): string | undefined {
-	const line = text.split('\n', 1)[0].trim();
-	if (line === '' || line === 'unknown error') return undefined;
-	return trimTrailingStops(line.length > 300 ? `${line.slice(0, 300)}…` : line);
-}
-
-/** What a low-level network error code means, for a person. */
-function explainNetworkCode(code: string | undefined, timeoutMs?: number): string {
-	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the host name was not found (DNS); check its spelling';
-	if (code === 'ECONNREFUSED') return 'the connection was refused: nothing listens at that host and port';
-	if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ERR_BAD_RESPONSE') {
-		return 'the connection was closed before the answer was complete';
-	}
-	if (code === 'IDLE' && timeoutMs) {
-		return `no answer and no byte moved for ${Math.round(timeoutMs / 1000)} s (the Request Timeout option)`;
-	}
-	if (code === 'ETIMEDOUT' || code === 'ECONNABORTED' || code === 'ESOCKETTIMEDOUT' || code === 'TIMEOUT') {
-		return timeoutMs
-			? `no answer within ${Math.round(timeoutMs / 1000)} s (the Request Timeout option)`
-			: 'the connection timed out';
-	}
-	if (code === 'ENETUNREACH' || code === 'EHOSTUNREACH' || code === 'ENETDOWN') {
-		return 'the network cannot reach that host';
-	}
-	if (code && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) {
-		return `the TLS handshake failed (${code}): the host's certificate is not trusted or does not match the host name`;
-	}
-	return code ? `network error ${code}` : 'network error';
-}
-
 export interface NetworkErrorInput {
 	method: string;
 	/** Shown without its query (it may hold a signature). */
@@ -188,7 +163,7 @@ export interface NetworkErrorInput {
 	timeoutMs?: number;
 	/** What was being sent or read, e.g. `part 3 of 12 of "scan.pdf"`. */
 	label?: string;
-	/** Advice in place of the default (which is about the API host). */
+	/** Advice in place of the default (which is about the API host and where it came from). */
 	advice?: string;
 	/** What happened, in words, in place of the network code's explanation (e.g. a speed limit). */
 	reason?: string;
@@ -205,22 +180,36 @@ function hostOf(url: string): string {
 	}
 }
 
-/** Builds a NodeApiError for a request that never got an HTTP answer, naming the host and the cause. */
+/** The host name of a URL (empty when it does not parse). */
+function hostnameOf(url: string): string {
+	try {
+		return new URL(url).hostname;
+	} catch {
+		return '';
+	}
+}
+
+/**
+ * Builds a NodeApiError for a request that never got an HTTP answer, naming the host and the cause,
+ * then what to do, said once: nothing more when the cause explains itself (the sandbox's offline
+ * guard), and no "check its spelling" for the fixed host of an Instance that nobody typed.
+ */
 export function buildNetworkError(node: INode, input: NetworkErrorInput): NodeApiError {
 	const secrets = input.secrets ?? [];
 	const tries = input.attempts > 1 ? ` (${input.attempts} attempts)` : '';
 	const what = input.label ? ` while sending or reading ${input.label}` : '';
-	const advice =
-		input.advice ?? 'Check the host in the credential (Instance, Instance Host or Base URL) and the network between n8n and the API.';
-	const explained = explainNetworkCode(input.code, input.timeoutMs);
-	// A code this table does not know (for example ESANDBOXOFFLINE from the local sandbox's guard)
-	// is shown with the error's own first sentence, which says what to do in its own words.
-	const ownWords = input.code !== undefined && explained === `network error ${input.code}` ? firstSentence(input.cause) : undefined;
-	const reason = input.reason ?? (ownWords ? `${ownWords} (${input.code})` : explained);
+	const failure = explainConnectionFailure({
+		code: input.code,
+		cause: input.cause,
+		typedIn: isFixedInstanceHost(hostnameOf(input.url)) ? undefined : 'the host (Instance Host or Base URL Override)',
+		timeoutMs: input.timeoutMs,
+	});
+	const reason = input.reason ?? failure.what;
+	const advice = failure.ownWords && input.reason === undefined ? '' : (input.advice ?? failure.todo);
 	// The number of attempts is said once, in the parentheses above.
 	const noteParts = (input.note ?? '').split('. ').filter((part) => part !== '' && !part.startsWith('Gave up after'));
 	const note = noteParts.length ? ` ${trimTrailingStops(noteParts.join('. '))}.` : '';
-	const message = redact(`Could not reach ${hostOf(input.url)}${what}: ${reason}${tries}.${note} ${advice}`, secrets);
+	const message = redact(`Could not reach ${hostOf(input.url)}${what}: ${reason}${tries}.${note}${advice ? ` ${advice}` : ''}`, secrets);
 	const description = redact(`${input.method} ${redactQuery(input.url)}\n${input.cause}`, secrets);
 	const error = new NodeApiError(
 		node,

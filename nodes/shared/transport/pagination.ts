@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiRequest } from './api';
-import { apiRequest } from './api';
+import { apiRequestWithResponse } from './api';
 import type { ApiContext } from '../run/context';
 import { ANSWER_LIMITS } from '../limits';
 import { PagingGuard, pagingNodeError, readPages } from '../paging';
@@ -17,10 +17,12 @@ interface PaginationOptions {
 	extract: (body: IDataObject) => PageOf;
 	/** Stop after this many items; undefined returns all. */
 	limit?: number;
-	/** Items per request; the API's default and maximum page size is 100. */
+	/** Items per request; at most the API's largest page size (ANSWER_LIMITS.pageSize). */
 	pageSize?: number;
 	/** What names an item, to see whether a page brings anything new (default: id, else fileId). */
 	idOf?: (item: IDataObject) => string | undefined;
+	/** What to do when the list passes Max List Size (default: set a Limit, narrow the list, or raise it). */
+	whatToDoAtSize?: string;
 }
 
 /** Reads `body[key]` as the page items and `body.count` as the total (the API's list shape). */
@@ -42,29 +44,36 @@ function defaultIdOf(item: IDataObject): string | undefined {
  * The paging guard (nodes/shared/paging.ts) never trusts the service to end it: a page that brings
  * no item it has not seen (or the same content again) fails clearly; with a total, it never sends
  * more than total / page size + 1 requests; without one, at most ANSWER_LIMITS.maxPagesWithoutTotal.
- * Duplicates across pages are returned once. Every check is linear in what was read.
+ * Duplicates across pages are returned once. The answers of all its pages together read at most
+ * Max List Size bytes: each page is read only up to what is left. Every check is linear in what
+ * was read.
  */
 export async function apiRequestAllItems(
 	this: ApiContext,
 	request: ApiRequest,
 	options: PaginationOptions,
 ): Promise<IDataObject[]> {
-	const pageSize = Math.max(1, Math.min(options.pageSize ?? 100, 100));
+	const pageSize = Math.max(1, Math.min(options.pageSize ?? ANSWER_LIMITS.pageSize, ANSWER_LIMITS.pageSize));
 	const guard = new PagingGuard<IDataObject>({
 		list: request.path,
 		pageSize,
 		maxRequests: ANSWER_LIMITS.maxPagesWithoutTotal,
 		maxItems: options.limit,
+		maxBytes: request.policy.maxListBytes,
+		whatToDoAtSize:
+			options.whatToDoAtSize ??
+			'Turn off Return All and set a Limit, or narrow the list with its filters; or raise "Max List Size (MB)" in the node options.',
 		idOf: options.idOf ?? defaultIdOf,
 		whatToDo: 'Try again later, or report it to the service.',
 		whatToDoAtCap: 'Turn off Return All and set a Limit, or narrow the list with its filters.',
-		fail: (problem) => pagingNodeError(this.getNode(), problem, request.itemIndex),
+		fail: (problem) => pagingNodeError(this.getNode(), problem, request.policy.itemIndex),
 	});
-	return await readPages(guard, async (page) => {
-		const body = await apiRequest.call(this, {
+	return await readPages(guard, async (page, bytesLeft) => {
+		const response = await apiRequestWithResponse.call(this, {
 			...request,
 			qs: { ...(request.qs ?? {}), page, limit: pageSize },
+			answerCap: { maxBytes: bytesLeft, tooLarge: () => guard.failure(guard.sizeProblem()) },
 		});
-		return options.extract(body);
+		return { ...options.extract(response.body), bytes: response.bytes };
 	});
 }

@@ -4,33 +4,50 @@ import { waitClock } from '../run/clock';
 import { WAIT_LIMITS } from '../limits';
 
 /**
- * The API's word about a key (HTTP 429 with retryAfter) holds every request made with that key
- * in this n8n process: every item, every execution, every poll of the trigger. A gate is found
- * by the API host and a digest of the key (never the key itself) and forgotten a while after it
- * opened again, so the table stays small whatever the number of keys. When a pause ends, the
- * requests it held leave one by one, `rateLimitResumeSpacingMs` apart, not in the same millisecond.
+ * The API's word about a key (HTTP 429) holds every request made with that key in this n8n
+ * process: every item, every execution, every poll of the trigger. A gate is found by the API host
+ * and a digest of the key (never the key itself) and forgotten a while after it opened again, so
+ * the table stays small whatever the number of keys.
+ *
+ * Every 429 closes the gate for the pause it asked (`hold`), whatever the request that received it
+ * does next. A request that finds the gate closed queues (`join`): the requests really waiting
+ * leave in the order they came, the first when the pause ends, each next one
+ * `rateLimitResumeSpacingMs` after the one before. A request that leaves the queue without going
+ * through (its budget cannot pay the wait, or its execution was stopped) gives its place back at
+ * once, so the wait of a request is never longer than the pause asked plus one spacing for itself
+ * and for each request still waiting ahead of it.
  *
  * In queue mode each worker process has its own gates (docs/queue-mode.md says what a
  * cluster-wide gate would take).
  */
 
 interface GateState {
-	/** Nothing is sent before this moment (wait clock, epoch ms). */
+	/** Nothing is sent before this moment (wait clock, epoch ms): the end of the pause asked. */
 	openAt: number;
-	/** The last departure slot given to a held request: the next one leaves a spacing later. */
-	lastSlotAt: number;
+	/** When the last request that waited here went through (spacing counts from it). */
+	lastLeftAt: number;
+	/** The requests waiting here, in the order they came (Set keeps insertion order). */
+	readonly waiting: Set<GateTicket>;
 }
 
-/** Gates kept at most; the oldest is dropped past it (a dropped gate only forgets an old pause). */
-const MAX_GATES = 1000;
-/** A gate that has been open for this long is forgotten. */
-const FORGET_AFTER_MS = 10 * 60_000;
+/** Gates kept at most; past it the oldest without a waiting request is dropped (it only forgets an old pause). */
+const MAX_GATES = WAIT_LIMITS.rateGateMaxKept;
+/** A gate that has been open for this long, with nobody waiting, is forgotten. */
+const FORGET_AFTER_MS = WAIT_LIMITS.rateGateForgetAfterMs;
+const SPACING_MS = WAIT_LIMITS.rateLimitResumeSpacingMs;
 
 const gates = new Map<string, GateState>();
 
 function forgetOpenGates(now: number): void {
 	for (const [key, state] of gates) {
-		if (Math.max(state.openAt, state.lastSlotAt) + FORGET_AFTER_MS < now) gates.delete(key);
+		if (state.waiting.size === 0 && Math.max(state.openAt, state.lastLeftAt) + FORGET_AFTER_MS < now) gates.delete(key);
+	}
+	if (gates.size <= MAX_GATES) return;
+	// Oldest first (the Map is in the order of last use); a gate with requests waiting is kept
+	// while any other can go, so a held request is never left looking at a gate nobody holds.
+	for (const [key, state] of gates) {
+		if (gates.size <= MAX_GATES) return;
+		if (state.waiting.size === 0) gates.delete(key);
 	}
 	while (gates.size > MAX_GATES) {
 		const oldest = gates.keys().next().value;
@@ -44,50 +61,93 @@ export function gateKeyFor(baseUrl: string, apiKey: string): string {
 	return `${baseUrl}#${createHash('sha256').update(apiKey).digest('hex').slice(0, 32)}`;
 }
 
+/** When a request with `ahead` requests waiting before it may leave. */
+function slotAt(state: GateState, ahead: number): number {
+	return Math.max(state.openAt + ahead * SPACING_MS, state.lastLeftAt + (ahead + 1) * SPACING_MS);
+}
+
+/** One request's place in a gate's queue. */
+export class GateTicket {
+	private inQueue = true;
+
+	constructor(private readonly gate: RateLimitGate) {}
+
+	/** How long this request must still wait (0: it may go now), from its place in the queue. */
+	waitMs(): number {
+		const state = this.gate.state();
+		if (!this.inQueue || !state?.waiting.has(this)) return 0;
+		let ahead = 0;
+		for (const other of state.waiting) {
+			if (other === this) break;
+			ahead += 1;
+		}
+		return Math.max(0, slotAt(state, ahead) - waitClock.now());
+	}
+
+	/** The request goes through: it leaves the queue, and the next one leaves a spacing later. */
+	pass(): void {
+		const state = this.gate.state();
+		if (this.inQueue && state?.waiting.delete(this)) state.lastLeftAt = Math.max(state.lastLeftAt, waitClock.now());
+		this.inQueue = false;
+	}
+
+	/** The request leaves without going through (refused, stopped): its place is given back. */
+	giveBack(): void {
+		if (this.inQueue) this.gate.state()?.waiting.delete(this);
+		this.inQueue = false;
+	}
+}
+
 export class RateLimitGate {
 	constructor(private readonly key: string) {}
 
-	/** The API asked for a pause: nothing is sent with this key before `untilMs`. */
+	/** The gate's state, if it holds or held anything (for its tickets). */
+	state(): GateState | undefined {
+		return gates.get(this.key);
+	}
+
+	/**
+	 * The API asked for a pause: nothing is sent with this key before `untilMs`, or before
+	 * `rateGateMaxHoldMs` from now, whichever is sooner (a longer pause would only refuse every
+	 * request until then; after it the next request asks the API again).
+	 */
 	hold(untilMs: number): void {
 		const now = waitClock.now();
+		const until = Math.min(untilMs, now + WAIT_LIMITS.rateGateMaxHoldMs);
 		const state = gates.get(this.key);
 		if (state) {
-			state.openAt = Math.max(state.openAt, untilMs);
+			state.openAt = Math.max(state.openAt, until);
 			// Re-inserting keeps the Map in the order of last use, so the oldest is dropped first.
 			gates.delete(this.key);
 			gates.set(this.key, state);
 		} else {
-			gates.set(this.key, { openAt: untilMs, lastSlotAt: 0 });
+			gates.set(this.key, { openAt: until, lastLeftAt: 0, waiting: new Set() });
 		}
 		forgetOpenGates(now);
 	}
 
-	/** How long a request must still wait before it may go, without taking a slot (0: it may go now). */
+	/** How long a request arriving now would wait (0: it may go at once); takes no place. */
 	waitMs(): number {
 		const state = gates.get(this.key);
 		if (!state) return 0;
-		return Math.max(0, Math.max(state.openAt, state.lastSlotAt) - waitClock.now());
-	}
-
-	/** Whether a pause the API asked for is still running. */
-	isHeld(): boolean {
-		const state = gates.get(this.key);
-		return state !== undefined && state.openAt > waitClock.now();
+		const now = waitClock.now();
+		if (state.waiting.size === 0 && now >= state.openAt) return 0;
+		return Math.max(0, slotAt(state, state.waiting.size) - now);
 	}
 
 	/**
-	 * Takes the request's departure slot: 0 when nothing holds the key and every held request has
-	 * left; otherwise how long to wait: until the pause ends, and one spacing after the held
-	 * request before it.
+	 * Takes a place in the queue for a request that must wait (waitMs() > 0), behind the requests
+	 * already waiting. The caller must end it with pass() or giveBack().
 	 */
-	reserve(): number {
-		const state = gates.get(this.key);
-		if (!state) return 0;
-		const now = waitClock.now();
-		if (now >= state.openAt && now >= state.lastSlotAt) return 0;
-		const slot = Math.max(state.openAt, state.lastSlotAt + WAIT_LIMITS.rateLimitResumeSpacingMs, now);
-		state.lastSlotAt = slot;
-		return slot - now;
+	join(): GateTicket {
+		let state = gates.get(this.key);
+		if (!state) {
+			state = { openAt: 0, lastLeftAt: 0, waiting: new Set() };
+			gates.set(this.key, state);
+		}
+		const ticket = new GateTicket(this);
+		state.waiting.add(ticket);
+		return ticket;
 	}
 }
 

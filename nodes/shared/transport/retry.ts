@@ -1,11 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { Deadline, WaitBudget } from '../run/waitBudget';
+import type { RequestPolicy } from '../run/policy';
+import type { Deadline } from '../run/waitBudget';
 import { pause, throwIfCancelled } from '../run/cancel';
 import { waitClock } from '../run/clock';
 import type { ApiContext } from '../run/context';
-import { WAIT_LIMITS } from '../limits';
+import { TEXT_LIMITS, WAIT_LIMITS } from '../limits';
 import type { RateLimitGate } from './rateGate';
 
 /**
@@ -54,7 +55,7 @@ export function retryAfterMs(body: IDataObject | undefined, headers: IDataObject
 	}
 	const header = headers?.['retry-after'];
 	const text = Array.isArray(header) ? String(header[0]) : header === undefined || header === null ? '' : String(header);
-	if (text.trim() === '' || text.length > 100) return undefined;
+	if (text.trim() === '' || text.length > TEXT_LIMITS.retryAfterHeaderChars) return undefined;
 	const seconds = Number(text);
 	if (Number.isFinite(seconds)) return seconds * 1000;
 	const date = Date.parse(text);
@@ -63,19 +64,27 @@ export function retryAfterMs(body: IDataObject | undefined, headers: IDataObject
 }
 
 /**
- * The pause before retrying after a 429: what the API asked for, never less than the floor; when
- * it asked for nothing usable (missing, 0, negative, unparsable, a past date), 1 s, 2 s, 4 s …
- * by the number of 429s so far. Plus a little jitter, never below what was asked.
+ * The pause a 429 asks for: what the API asked, never less than the floor; when it asked for
+ * nothing usable (missing, 0, negative, unparsable, a past date), 1 s, 2 s, 4 s … by the number
+ * of 429s so far.
  */
-function rateLimitDelayMs(askedMs: number | undefined, rateLimitCount: number): number {
+function rateLimitPauseMs(askedMs: number | undefined, rateLimitCount: number): number {
 	const backoff = Math.min(
 		WAIT_LIMITS.rateLimitBackoffCapMs,
 		WAIT_LIMITS.rateLimitFloorMs * 2 ** Math.max(0, rateLimitCount - 1),
 	);
 	const base =
 		askedMs !== undefined && Number.isFinite(askedMs) && askedMs >= WAIT_LIMITS.rateLimitFloorMs ? askedMs : backoff;
-	const jitter = Math.min(WAIT_LIMITS.rateLimitJitterCapMs, base * WAIT_LIMITS.rateLimitJitterShare) * Math.random();
-	return Math.ceil(base + jitter);
+	return Math.ceil(base);
+}
+
+/**
+ * A pause plus a little jitter, never below it: for storage, which has no gate, so that the parts
+ * of an upload do not return in the same millisecond. (Requests held by the key's gate leave
+ * spaced by the gate instead, and wait no longer than asked.)
+ */
+function withJitter(pauseMs: number): number {
+	return Math.ceil(pauseMs + Math.min(WAIT_LIMITS.rateLimitJitterCapMs, pauseMs * WAIT_LIMITS.rateLimitJitterShare) * Math.random());
 }
 
 /** The pause before retry number `retry` (1, 2, …) after a failure: exponential, equal jitter. */
@@ -113,14 +122,14 @@ const TRANSIENT_NETWORK_CODES = new Set([
 
 /** A network library's error code: capitals and underscores, E… / ERR_… / UND_ERR_… or a certificate code. */
 function isNetworkCode(code: string): boolean {
-	if (code.length > 60 || !/^[A-Z_]+$/.test(code)) return false;
+	if (code.length > TEXT_LIMITS.networkCodeChars || !/^[A-Z_]+$/.test(code)) return false;
 	return code.startsWith('E') || code.startsWith('UND_ERR_') || code.includes('CERT');
 }
 
 /** The low-level network error code inside an error thrown by n8n's HTTP helpers, if any. */
 export function networkErrorCode(error: unknown): string | undefined {
 	let current: unknown = error;
-	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+	for (let depth = 0; depth < TEXT_LIMITS.causeDepth && current && typeof current === 'object'; depth++) {
 		const code = (current as { code?: unknown }).code;
 		if (typeof code === 'string' && isNetworkCode(code)) return code;
 		current = (current as { cause?: unknown }).cause;
@@ -131,7 +140,7 @@ export function networkErrorCode(error: unknown): string | undefined {
 /** Whether any error in the cause chain has a network code worth a retry. */
 export function isTransientNetworkError(error: unknown): boolean {
 	let current: unknown = error;
-	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+	for (let depth = 0; depth < TEXT_LIMITS.causeDepth && current && typeof current === 'object'; depth++) {
 		const code = (current as { code?: unknown }).code;
 		if (typeof code === 'string' && TRANSIENT_NETWORK_CODES.has(code)) return true;
 		current = (current as { cause?: unknown }).cause;
@@ -141,7 +150,8 @@ export function isTransientNetworkError(error: unknown): boolean {
 
 interface RetryOptions {
 	context: ApiContext;
-	budget: WaitBudget;
+	/** The item's (the poll's) bounds: Request Timeout, the Max Retry Wait budget, the poll's time. */
+	policy: RequestPolicy;
 	/** API requests pass through the key's rate-limit gate; storage requests do not. */
 	gate?: RateLimitGate;
 	/** Makes the error for a request held at the gate longer than its budget allows. */
@@ -154,30 +164,39 @@ interface RetryOptions {
 	deadline?: Deadline;
 	/** The error when the deadline has passed before any attempt failed. */
 	deadlineError?: () => Error;
-	/** No wait ends after this moment (a poll's time); attempts themselves are not cut short by it. */
-	waitDeadline?: Deadline;
-	/** Request Timeout: the longest one attempt may take. */
-	requestTimeoutMs: number;
+}
+
+/** What one attempt may take. */
+export interface AttemptLimits {
+	/** The attempt's number, from 1. */
+	attemptNumber: number;
 	/**
-	 * Whether attempts after the first are charged to the budget, so that the whole call ends
-	 * within Request Timeout + Max Retry Wait (API calls). Storage transfers, whose attempts last
-	 * as long as their bytes take, are bounded by their speed limit instead.
+	 * Request Timeout, or less: what the budget has left (a repeated attempt) or the time to the
+	 * call's deadline. An API attempt's deadline over its whole answer; a storage attempt's idle time.
 	 */
-	chargeRepeatedAttempts?: boolean;
+	timeoutMs: number;
+	/**
+	 * A repeated attempt only: what Max Retry Wait has left when it starts. It is charged to the
+	 * budget, so it must end by then whatever its bytes take (a storage transfer's real-time deadline).
+	 */
+	budgetLeftMs: number | undefined;
 }
 
 const join = (...notes: Array<string | undefined>) => notes.filter(Boolean).join('. ') || undefined;
 const tries = (count: number) => (count > 1 ? `Gave up after ${count} attempts` : undefined);
 
 /**
- * Runs `attempt` until it succeeds or the policy gives up. `attempt` gets the attempt number
- * (from 1) and the time it may take.
+ * Runs `attempt` until it succeeds or the policy gives up. `attempt` gets its number and the time
+ * it may take. The first attempt has the Request Timeout (and a storage transfer its speed limit);
+ * every wait and every later attempt, API and storage alike, is charged to the item's budget, so
+ * a call ends within its first attempt + Max Retry Wait.
  */
 export async function withRetries<T>(
 	options: RetryOptions,
-	attempt: (attemptNumber: number, timeoutMs: number) => Promise<AttemptResult<T>>,
+	attempt: (limits: AttemptLimits) => Promise<AttemptResult<T>>,
 ): Promise<T> {
-	const { context, budget, gate } = options;
+	const { context, gate } = options;
+	const { budget, requestTimeoutMs, waitDeadline } = options.policy;
 	const maxFailureRetries = options.maxFailureRetries ?? WAIT_LIMITS.maxFailureRetries;
 	let failureRetries = 0;
 	let rateLimits = 0;
@@ -188,10 +207,11 @@ export async function withRetries<T>(
 		await passGate(options, lastFailure, attemptNumber);
 
 		// The first attempt has the Request Timeout; every later one only what the budget has left.
-		let timeoutMs = options.requestTimeoutMs;
-		if (attemptNumber > 1 && options.chargeRepeatedAttempts) timeoutMs = Math.min(timeoutMs, budget.remainingMs());
+		const budgetLeftMs = attemptNumber > 1 ? budget.remainingMs() : undefined;
+		let timeoutMs = requestTimeoutMs;
+		if (budgetLeftMs !== undefined) timeoutMs = Math.min(timeoutMs, budgetLeftMs);
 		if (options.deadline) timeoutMs = Math.min(timeoutMs, options.deadline.at - waitClock.now());
-		if (timeoutMs < Math.min(WAIT_LIMITS.minAttemptMs, options.requestTimeoutMs)) {
+		if (timeoutMs < Math.min(WAIT_LIMITS.minAttemptMs, requestTimeoutMs)) {
 			const deadlineOver = options.deadline !== undefined && options.deadline.at - waitClock.now() < WAIT_LIMITS.minAttemptMs;
 			const note = deadlineOver
 				? (options.deadline?.note ?? 'The time allowed for this request is over')
@@ -202,9 +222,10 @@ export async function withRetries<T>(
 			throw deadlineOver ? endedByDeadline(error) : error;
 		}
 
-		const startedAt = waitClock.now();
-		const result = await attempt(attemptNumber, timeoutMs);
-		if (attemptNumber > 1 && options.chargeRepeatedAttempts) budget.chargeAttempt(waitClock.now() - startedAt);
+		// An attempt takes real time (its bounds are real time, transport/watch.ts), whatever clock the waits use.
+		const startedAt = Date.now();
+		const result = await attempt({ attemptNumber, timeoutMs, budgetLeftMs });
+		if (budgetLeftMs !== undefined) budget.chargeAttempt(Date.now() - startedAt);
 		if (result.ok) return result.value;
 		throwIfCancelled(context);
 		const failure = result.failure;
@@ -213,7 +234,11 @@ export async function withRetries<T>(
 		let delayMs: number;
 		if (failure.kind === 'rate-limited') {
 			rateLimits += 1;
-			delayMs = rateLimitDelayMs(failure.retryAfterMs, rateLimits);
+			const pauseMs = rateLimitPauseMs(failure.retryAfterMs, rateLimits);
+			// Every 429 closes the key's gate for every user of the key, before this request decides
+			// whether it waits: the others must not send into the pause the API announced.
+			gate?.hold(waitClock.now() + pauseMs);
+			delayMs = gate ? pauseMs : withJitter(pauseMs);
 		} else {
 			if (!failure.repeatable) throw failure.giveUp(tries(attemptNumber));
 			if (failureRetries >= maxFailureRetries) throw failure.giveUp(tries(attemptNumber));
@@ -229,40 +254,52 @@ export async function withRetries<T>(
 		if (options.deadline !== undefined && waitClock.now() + delayMs >= options.deadline.at) {
 			throw endedByDeadline(failure.giveUp(join(options.deadline.note, tries(attemptNumber))));
 		}
-		if (options.waitDeadline !== undefined && waitClock.now() + delayMs >= options.waitDeadline.at) {
-			throw failure.giveUp(join(options.waitDeadline.note, tries(attemptNumber)));
+		if (waitDeadline !== undefined && waitClock.now() + delayMs >= waitDeadline.at) {
+			throw failure.giveUp(join(waitDeadline.note, tries(attemptNumber)));
 		}
 		if (failure.kind === 'rate-limited' && gate) {
 			// The pause holds every request with this key; this one waits for it at the gate.
-			gate.hold(waitClock.now() + delayMs);
 			continue;
 		}
 		await pause(context, delayMs, budget);
 	}
 }
 
-/** Waits at the key's rate-limit gate for this request's turn, or refuses when the wait does not fit. */
+/**
+ * Waits at the key's rate-limit gate for this request's turn, or refuses when the wait does not
+ * fit. A request that waits holds a place in the gate's queue only while it really waits: refused
+ * or stopped, it gives the place back, so it never lengthens the wait of the requests after it.
+ */
 async function passGate(options: RetryOptions, lastFailure: AttemptFailure | undefined, attemptNumber: number): Promise<void> {
-	const { context, budget, gate } = options;
-	if (!gate) return;
-	// Bounded: each round either returns, throws, or waits (charged to the budget).
-	for (;;) {
-		const held = gate.reserve();
-		if (held <= 0) return;
-		const pastWaitDeadline = options.waitDeadline !== undefined && waitClock.now() + held >= options.waitDeadline.at;
-		const pastDeadline = options.deadline !== undefined && waitClock.now() + held >= options.deadline.at;
-		if (!budget.allows(held) || pastWaitDeadline || pastDeadline) {
-			const limit = pastWaitDeadline
-				? (options.waitDeadline?.note ?? '')
-				: pastDeadline
-					? (options.deadline?.note ?? '')
-					: `more than this item may still wait (${budget.describe()})`;
-			const note = `The API asked to pause requests with this key for ${Math.ceil(held / 1000)} s more; ${limit}`;
-			if (lastFailure) throw lastFailure.giveUp(join(note, tries(attemptNumber - 1)));
-			throw options.gateRefusal?.(held) ?? new NodeOperationError(context.getNode(), note);
+	const { context, gate } = options;
+	const { budget, waitDeadline } = options.policy;
+	if (!gate || gate.waitMs() <= 0) return;
+	const ticket = gate.join();
+	try {
+		// Bounded: each round either passes, throws, or waits (charged to the budget); a round
+		// after a wait ends sooner unless a new 429 closed the gate again.
+		for (;;) {
+			const held = ticket.waitMs();
+			if (held <= 0) {
+				ticket.pass();
+				return;
+			}
+			const pastWaitDeadline = waitDeadline !== undefined && waitClock.now() + held >= waitDeadline.at;
+			const pastDeadline = options.deadline !== undefined && waitClock.now() + held >= options.deadline.at;
+			if (!budget.allows(held) || pastWaitDeadline || pastDeadline) {
+				const limit = pastWaitDeadline
+					? (waitDeadline?.note ?? '')
+					: pastDeadline
+						? (options.deadline?.note ?? '')
+						: `more than this item may still wait (${budget.describe()})`;
+				const note = `The API asked to pause requests with this key for ${Math.ceil(held / 1000)} s more; ${limit}`;
+				if (lastFailure) throw lastFailure.giveUp(join(note, tries(attemptNumber - 1)));
+				throw options.gateRefusal?.(held) ?? new NodeOperationError(context.getNode(), note);
+			}
+			await pause(context, held, budget);
 		}
-		await pause(context, held, budget);
-		// This request's slot has come; it goes unless a new 429 has closed the gate meanwhile.
-		if (!gate.isHeld()) return;
+	} finally {
+		// Refused or stopped: the place goes back at once (a no-op once it passed).
+		ticket.giveBack();
 	}
 }

@@ -2,14 +2,14 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { connectionFor } from './connection';
 import type { ApiContext } from '../run/context';
-import { cancelSignalOf } from '../run/context';
+import type { RequestPolicy } from '../run/policy';
 import { refusedUrlError } from './errors';
 import { ANSWER_LIMITS } from '../limits';
 import type { SendResult } from './http';
 import { send } from './http';
-import type { AttemptResult } from './retry';
+import type { AttemptLimits, AttemptResult } from './retry';
 import { withRetries } from './retry';
-import { addSecrets, budgetFor, limitsOf, waitDeadlineOf } from '../run/scope';
+import { addSecrets } from '../run/scope';
 import type { StorageDownloadOptions, StorageRequestOptions } from './storageOutcome';
 import { attemptFailure, expiredUrlError, judgeStorageAnswer } from './storageOutcome';
 import { UrlPolicyError, approveReturnedUrl } from './returnedUrls';
@@ -48,6 +48,18 @@ export interface StoragePutResult {
 	headers: IDataObject;
 }
 
+declare const approvedMark: unique symbol;
+
+/**
+ * A URL the API handed back, judged by the URL policy once (approveStorageUrl) and its secrets
+ * registered with the run: the only kind of URL a storage request takes. A plain string is not
+ * one, so a URL cannot reach storage unjudged, and nothing judges it twice.
+ */
+export interface ApprovedUrl {
+	readonly href: string;
+	readonly [approvedMark]: true;
+}
+
 /** Query parameters of presigned URLs whose values are secrets (signatures, tokens, credentials). */
 const SECRET_PARAMETER = /sig|token|credential|policy|key|access/i;
 
@@ -69,8 +81,9 @@ export async function approveStorageUrl(
 	context: ApiContext,
 	url: unknown,
 	role: ReturnedUrlRole,
-	itemIndex?: number,
-): Promise<string> {
+	policy: RequestPolicy,
+): Promise<ApprovedUrl> {
+	const { itemIndex } = policy;
 	const { base } = await connectionFor(context, itemIndex);
 	let approved: string;
 	try {
@@ -80,62 +93,60 @@ export async function approveStorageUrl(
 		throw refusedUrlError(context.getNode(), `The ${role} the API answered was refused`, itemIndex);
 	}
 	addSecrets(context, signedUrlSecrets(approved));
-	return approved;
+	return { href: approved } as ApprovedUrl;
 }
 
-/** The bounds of one storage attempt: idle time (Request Timeout), low-speed limit, byte cap, stop. */
-function storageWatch(context: ApiContext, options: StorageRequestOptions, timeoutMs: number, maxBytes?: number): TransferWatch {
-	const { minBytesPerSecond, lowSpeedWindowMs } = limitsOf(context, options.itemIndex);
-	return new TransferWatch({
-		idleMs: timeoutMs,
-		lowSpeed: { minBytesPerSecond, windowMs: lowSpeedWindowMs },
-		cancelSignal: cancelSignalOf(context),
-		maxBytes,
-	});
+/**
+ * The bounds of one storage attempt: idle time (Request Timeout), low-speed limit, byte cap, stop;
+ * a repeated attempt also ends when what Max Retry Wait had left when it started is spent.
+ */
+function storageWatch(options: StorageRequestOptions, limits: AttemptLimits, maxBytes?: number): TransferWatch {
+	const { lowSpeed, cancelSignal } = options.policy;
+	return new TransferWatch({ idleMs: limits.timeoutMs, deadlineMs: limits.budgetLeftMs, lowSpeed, cancelSignal, maxBytes });
 }
 
-/** Runs a storage request under the policy: item budget, URL validity, the transfer bounds. */
+/**
+ * Runs a storage request under the policy: item budget (every wait and every repeated attempt
+ * charged to it), URL validity, the transfer bounds.
+ */
 async function withStorageRetries<T>(
 	context: ApiContext,
 	url: string,
 	options: StorageRequestOptions,
-	attempt: (attemptNumber: number, timeoutMs: number) => Promise<AttemptResult<T>>,
+	attempt: (limits: AttemptLimits) => Promise<AttemptResult<T>>,
 ): Promise<T> {
-	const { requestTimeoutMs } = limitsOf(context, options.itemIndex);
 	return await withRetries(
 		{
 			context,
-			budget: budgetFor(context, options.itemIndex),
+			policy: options.policy,
 			maxFailureRetries: options.maxFailureRetries,
 			service: 'Storage',
-			requestTimeoutMs,
 			deadline:
 				options.validUntil === undefined
 					? undefined
 					: { at: options.validUntil, note: `The presigned URL stops working at ${new Date(options.validUntil).toISOString()}` },
 			deadlineError: () => expiredUrlError(context, url, options),
-			waitDeadline: waitDeadlineOf(context),
 		},
 		attempt,
 	);
 }
 
 /**
- * PUTs bytes to a presigned storage URL, without the API key, with a Content-Length, never
- * following a redirect. Repeats on a 5xx, network error, stall or a transfer below the minimum
+ * PUTs bytes to an approved presigned storage URL, without the API key, with a Content-Length,
+ * never following a redirect. Repeats on a 5xx, network error, stall or a transfer below the minimum
  * speed (a PUT of the same bytes to the same URL is idempotent) and waits out 429/503
  * Retry-After, as the retry policy decides; each attempt opens the payload again.
  */
 export async function putToStorage(
 	this: ApiContext,
-	url: string,
+	url: ApprovedUrl,
 	source: PayloadSource,
 	options: StoragePutOptions,
 ): Promise<StoragePutResult> {
-	const approved = await approveStorageUrl(this, url, options.role, options.itemIndex);
-	return await withStorageRetries(this, approved, options, async (attemptNumber, timeoutMs) => {
+	const approved = url.href;
+	return await withStorageRetries(this, approved, options, async (limits) => {
 		const payload = await source();
-		const watch = storageWatch(this, options, timeoutMs);
+		const watch = storageWatch(options, limits);
 		if (Buffer.isBuffer(payload.body)) watch.allowMemoryBody(payload.contentLength);
 		else watch.watch(payload.body);
 		let result: SendResult;
@@ -166,16 +177,10 @@ export async function putToStorage(
 		}
 		if (!result.ok) {
 			(payload.body as { destroy?: () => void }).destroy?.();
-			return { ok: false, failure: attemptFailure(this, 'PUT', approved, options, result, watch, attemptNumber, timeoutMs) };
+			return { ok: false, failure: attemptFailure(this, 'PUT', approved, options, result, watch, limits) };
 		}
 		return judgeStorageAnswer(this, approved, options, result.answer, (answer) => stored(answer.headers, answer.statusCode));
 	});
-}
-
-/** What a download announced as `announcedBytes` may bring: a little more, never the service's whim. */
-export function allowedDownloadBytes(announcedBytes: unknown): number | undefined {
-	if (typeof announcedBytes !== 'number' || !Number.isFinite(announcedBytes) || announcedBytes < 0) return undefined;
-	return Math.ceil(announcedBytes + Math.max(4096, announcedBytes / 100));
 }
 
 export interface StorageDownload {
@@ -187,7 +192,7 @@ export interface StorageDownload {
 }
 
 /**
- * GETs a presigned storage URL (a preview link, for example) as a stream, without the API key,
+ * GETs an approved presigned storage URL (a preview link, for example) as a stream, without the API key,
  * never following a redirect, and hands it to `consume` (which stores it) inside the attempt: the
  * idle time (Request Timeout), the low-speed limit and the byte cap stay in force until `consume`
  * has read the last byte, and a download that stalls, crawls or breaks off is tried again under
@@ -195,19 +200,19 @@ export interface StorageDownload {
  */
 export async function downloadFromStorage<T>(
 	this: ApiContext,
-	url: string,
+	url: ApprovedUrl,
 	options: StorageDownloadOptions,
 	consume: (download: StorageDownload) => Promise<T>,
 ): Promise<T> {
-	const approved = await approveStorageUrl(this, url, options.role, options.itemIndex);
-	const maxBytes = options.maxBytes ?? limitsOf(this, options.itemIndex).maxAnswerBytes;
+	const approved = url.href;
+	const maxBytes = options.maxBytes ?? options.policy.maxAnswerBytes;
 	const capped = { ...options, maxBytes, announced: options.maxBytes !== undefined };
-	return await withStorageRetries(this, approved, capped, async (attemptNumber, timeoutMs): Promise<AttemptResult<T>> => {
-		const watch = storageWatch(this, capped, timeoutMs, maxBytes);
+	return await withStorageRetries(this, approved, capped, async (limits): Promise<AttemptResult<T>> => {
+		const watch = storageWatch(capped, limits, maxBytes);
 		try {
 			const result = await send(this, { method: 'GET', url: approved, headers: {}, watch, answer: { mode: 'stream' } });
 			if (!result.ok) {
-				return { ok: false, failure: attemptFailure(this, 'GET', approved, capped, result, watch, attemptNumber, timeoutMs) };
+				return { ok: false, failure: attemptFailure(this, 'GET', approved, capped, result, watch, limits) };
 			}
 			const length = Number(result.answer.headers['content-length']);
 			if (result.answer.stream && Number.isFinite(length) && length > maxBytes) {
@@ -219,7 +224,7 @@ export async function downloadFromStorage<T>(
 					statusCode: result.answer.statusCode,
 					headers: result.answer.headers,
 				};
-				return { ok: false, failure: attemptFailure(this, 'GET', approved, capped, tooLarge, watch, attemptNumber, timeoutMs) };
+				return { ok: false, failure: attemptFailure(this, 'GET', approved, capped, tooLarge, watch, limits) };
 			}
 			const judged = judgeStorageAnswer(this, approved, capped, result.answer, (answer): StorageDownload => ({
 				body: answer.stream as NodeJS.ReadableStream,
@@ -235,7 +240,7 @@ export async function downloadFromStorage<T>(
 				const failed: Exclude<SendResult, { ok: true }> = watch.reason
 					? { ok: false, failure: 'aborted', reason: watch.reason }
 					: { ok: false, failure: 'network', error };
-				return { ok: false, failure: attemptFailure(this, 'GET', approved, capped, failed, watch, attemptNumber, timeoutMs) };
+				return { ok: false, failure: attemptFailure(this, 'GET', approved, capped, failed, watch, limits) };
 			}
 		} finally {
 			watch.stop();

@@ -5,12 +5,12 @@ import { cancelledError } from '../run/cancel';
 import type { ApiContext } from '../run/context';
 import { buildNetworkError, buildRedirectError, tooLargeError } from './errors';
 import type { Answer, SendResult } from './http';
-import { limitsOf, secretsOf } from '../run/scope';
-import type { AttemptFailure, AttemptResult } from './retry';
+import type { RequestPolicy } from '../run/policy';
+import { secretsOf } from '../run/scope';
+import type { AttemptFailure, AttemptLimits, AttemptResult } from './retry';
 import { isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs } from './retry';
 import { redact, redactQuery } from './secrets';
 import { summarizeText } from '../text';
-import type { ReturnedUrlRole } from './returnedUrls';
 import type { TransferWatch } from './watch';
 
 /**
@@ -22,9 +22,8 @@ import type { TransferWatch } from './watch';
 export interface StorageRequestOptions {
 	/** Names what is being sent or read, for errors: e.g. `file "invoice.pdf"`, `part 3 of upload …`. */
 	label: string;
-	/** What the URL is, for the URL policy's messages. */
-	role: ReturnedUrlRole;
-	itemIndex?: number;
+	/** The bounds of the item (the editor lookup) the transfer is for; its item is named in errors. */
+	policy: RequestPolicy;
 	/** Retries after failures (default: the policy's). */
 	maxFailureRetries?: number;
 	/**
@@ -37,7 +36,7 @@ export interface StorageRequestOptions {
 export interface StorageDownloadOptions extends StorageRequestOptions {
 	/**
 	 * The most bytes the download may bring: the size the API's record announced, with a small
-	 * tolerance (see allowedDownloadBytes); the Max Answer Size when no size is known.
+	 * tolerance (the API layer's download); the Max Answer Size when no size is known.
 	 */
 	maxBytes?: number;
 	/** Whether maxBytes comes from the size the service announced (else from Max Answer Size). */
@@ -50,7 +49,7 @@ export function downloadTooLargeError(context: ApiContext, options: StorageReque
 	return tooLargeError(context.getNode(), {
 		what: `The download of ${options.label}`,
 		limitBytes,
-		itemIndex: options.itemIndex,
+		itemIndex: options.policy.itemIndex,
 		limitName: announced ? 'the size the service announced for it (with a small tolerance)' : 'the Max Answer Size',
 		advice: announced
 			? 'It brought more bytes than the size the service announced for it; nothing was stored. Report the file to the service.'
@@ -84,7 +83,7 @@ export function storageError(
 		message,
 		description: `${redactQuery(url)} answered HTTP ${statusCode}.`,
 		httpCode: String(statusCode),
-		itemIndex: options.itemIndex,
+		itemIndex: options.policy.itemIndex,
 	});
 	error.message = message;
 	if (expired) error.context.urlExpired = true;
@@ -96,7 +95,7 @@ export function expiredUrlError(context: ApiContext, url: string, options: Stora
 	const error = new NodeApiError(context.getNode(), { reason: 'presigned URL expired' } as JsonObject, {
 		message,
 		description: `${redactQuery(url)} was valid until ${new Date(options.validUntil ?? 0).toISOString()}.`,
-		itemIndex: options.itemIndex,
+		itemIndex: options.policy.itemIndex,
 	});
 	error.message = message;
 	error.context.urlExpired = true;
@@ -125,7 +124,7 @@ export function judgeStorageAnswer<T>(
 			statusCode: status,
 			location: headers.location,
 			what: `Storage (${options.label})`,
-			itemIndex: options.itemIndex,
+			itemIndex: options.policy.itemIndex,
 			secrets: secretsOf(context),
 			advice: STORAGE_REDIRECT_ADVICE,
 		});
@@ -146,7 +145,14 @@ function kibPerSecond(bytesPerSecond: number): string {
 }
 
 /** Why a storage attempt ended without an answer, for a person. */
-export function abortCause(watch: TransferWatch, timeoutMs: number, minBytesPerSecond: number, windowMs: number): { code: string; cause: string } {
+export function abortCause(watch: TransferWatch, limits: AttemptLimits, minBytesPerSecond: number, windowMs: number): { code: string; cause: string } {
+	const { timeoutMs, budgetLeftMs } = limits;
+	if (watch.reason === 'deadline') {
+		return {
+			code: 'RETRY_BUDGET',
+			cause: `the repeated attempt was still running when the ${((budgetLeftMs ?? 0) / 1000).toFixed(1)} s that Max Retry Wait had left for it were spent`,
+		};
+	}
 	if (watch.reason === 'too-slow') {
 		return {
 			code: 'TOO_SLOW',
@@ -170,9 +176,9 @@ export function attemptFailure(
 	options: StorageRequestOptions,
 	result: Exclude<SendResult, { ok: true }>,
 	watch: TransferWatch,
-	attemptNumber: number,
-	timeoutMs: number,
+	limits: AttemptLimits,
 ): AttemptFailure {
+	const { attemptNumber, timeoutMs } = limits;
 	if (watch.reason === 'cancelled' || (result.failure === 'aborted' && result.reason === 'cancelled')) {
 		return { kind: 'failed', repeatable: false, giveUp: () => cancelledError(context) };
 	}
@@ -180,8 +186,8 @@ export function attemptFailure(
 		const limitBytes = result.failure === 'too-large' ? result.limitBytes : ((options as StorageDownloadOptions).maxBytes ?? 0);
 		return { kind: 'failed', repeatable: false, giveUp: () => downloadTooLargeError(context, options, limitBytes) };
 	}
-	const { minBytesPerSecond, lowSpeedWindowMs } = limitsOf(context, options.itemIndex);
-	const aborted = result.failure === 'aborted' ? abortCause(watch, timeoutMs, minBytesPerSecond, lowSpeedWindowMs) : undefined;
+	const { minBytesPerSecond, windowMs } = options.policy.lowSpeed;
+	const aborted = result.failure === 'aborted' ? abortCause(watch, limits, minBytesPerSecond, windowMs) : undefined;
 	const error = result.failure === 'network' ? result.error : undefined;
 	const giveUp = (note?: string) =>
 		buildNetworkError(context.getNode(), {
@@ -190,16 +196,18 @@ export function attemptFailure(
 			code: aborted?.code ?? networkErrorCode(error),
 			cause: `${aborted?.cause ?? redact((error as Error)?.message ?? 'unknown error', secretsOf(context))}${note ? `\n${note}` : ''}`,
 			attempts: attemptNumber,
-			itemIndex: options.itemIndex,
+			itemIndex: options.policy.itemIndex,
 			secrets: secretsOf(context),
 			timeoutMs: aborted?.code === 'IDLE' ? timeoutMs : undefined,
-			reason: aborted?.code === 'TOO_SLOW' ? aborted.cause : undefined,
+			reason: aborted?.code === 'TOO_SLOW' || aborted?.code === 'RETRY_BUDGET' ? aborted.cause : undefined,
 			note,
 			label: options.label,
 			advice:
 				aborted?.code === 'TOO_SLOW'
 					? 'Check the network between n8n and the storage host; lower "Min Transfer Speed (KB/s)" in the node options if such a slow link is expected.'
-					: 'Check the network between n8n and the storage host, then run the node again.',
+					: aborted?.code === 'RETRY_BUDGET'
+						? 'Every repeated attempt is charged to "Max Retry Wait (Seconds)": raise it in the node options for large files over an unreliable link, or check the network between n8n and the storage host.'
+						: 'Check the network between n8n and the storage host, then run the node again.',
 		});
 	return { kind: 'failed', repeatable: aborted !== undefined || isTransientNetworkError(error), giveUp };
 }

@@ -1,5 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
+import { SPEED_LIMITS } from '../limits';
+
 /**
  * The real-time bounds of one attempt, in one object: it aborts the request (its `signal`) and
  * destroys the streams it watches when
@@ -39,7 +41,7 @@ function isEmittingStream(value: unknown): value is EmittingStream {
 }
 
 /** How often the idle and low-speed checks run. */
-const TICK_MS = 1000;
+const TICK_MS = SPEED_LIMITS.checkIntervalMs;
 
 export class TransferWatch {
 	/** Pass as the request's abortSignal. */

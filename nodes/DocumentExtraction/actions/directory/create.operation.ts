@@ -5,6 +5,7 @@ import type { DirectoryRequest } from '../../../shared/api';
 import { createDirectory } from '../../../shared/api';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { objectIdCheck } from '../../descriptions/common';
+import type { ItemPolicy } from '../../../shared/run';
 import { optionalText, requireObjectId, requireText } from '../../../shared/parameters';
 
 const properties: INodeProperties[] = [
@@ -46,6 +47,7 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<INodeExecutionData[]> {
 	const body: DirectoryRequest = {
 		name: requireText(this, itemIndex, 'Name', this.getNodeParameter('name', itemIndex)),
@@ -58,5 +60,5 @@ export async function execute(
 	const text = optionalText(this, itemIndex, 'Description', this.getNodeParameter('description', itemIndex, ''), true);
 	if (text) body.description = text;
 
-	return [{ json: await createDirectory.call(this, body, { itemIndex }) }];
+	return [{ json: await createDirectory.call(this, body, { policy }) }];
 }

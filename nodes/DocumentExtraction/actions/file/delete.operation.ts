@@ -10,11 +10,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { DeleteFilesAnswer } from '../../../shared/api';
 import { deleteFiles } from '../../../shared/api';
+import { ITEM_LIMITS } from '../../../shared/limits';
 import { optionsCollection } from '../../../shared/requestOptions';
+import type { ItemPolicy } from '../../../shared/run';
 import { invalidParameter, requireIdList } from '../../../shared/parameters';
 
 /** The API's recommended maximum of files per DELETE /files request. */
-const DELETE_BATCH_SIZE = 100;
+const DELETE_BATCH_SIZE = ITEM_LIMITS.deleteBatchSize;
 
 const properties: INodeProperties[] = [
 	{
@@ -100,6 +102,7 @@ function batchOutcome(batch: string[], body: DeleteFilesAnswer): DeleteResult[] 
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<INodeExecutionData[]> {
 	const rawIds = this.getNodeParameter('fileIds', itemIndex, '');
 	const fileIds = requireIdList(this, itemIndex, 'File IDs', rawIds, 'uuid');
@@ -112,7 +115,7 @@ export async function execute(
 	for (let start = 0; start < fileIds.length; start += DELETE_BATCH_SIZE) {
 		const batch = fileIds.slice(start, start + DELETE_BATCH_SIZE);
 		const outcome = await deleteFiles
-			.call(this, batch, { itemIndex })
+			.call(this, batch, { policy })
 			// The failure (always a NodeApiError or NodeOperationError from the transport) is kept
 			// as a value: after files were deleted, it is reported on the files of this batch.
 			.then(

@@ -1,12 +1,13 @@
 import type { IBinaryData, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { downloadFile } from '../../../shared/api';
 import { optionsCollection, transferSpeedOptions } from '../../../shared/requestOptions';
 import { fileIdParameter } from '../../descriptions/common';
 import { binaryFileName, binaryMimeType } from '../../helpers/binary';
 import { requireText } from '../../../shared/parameters';
-import { allowedDownloadBytes, downloadFromStorage } from '../../../shared/transport';
 import { fileWithPreviewUrl } from './records';
+import type { ItemPolicy } from '../../../shared/run';
 
 const properties: INodeProperties[] = [
 	{ ...fileIdParameter, description: 'The file to download' },
@@ -35,6 +36,7 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<INodeExecutionData[]> {
 	const binaryPropertyName = requireText(
 		this,
@@ -42,19 +44,14 @@ export async function execute(
 		'Put Output File in Field',
 		this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
 	);
-	const { fileId, file, signedUrl } = await fileWithPreviewUrl.call(this, itemIndex);
+	const { fileId, file, signedUrl } = await fileWithPreviewUrl.call(this, policy);
 	const fileName = binaryFileName(file.fileName, fileId);
 	// (.call loses the generic: the consumer below returns the binary data.)
-	const binary = (await downloadFromStorage.call(
+	const binary = (await downloadFile.call(
 		this,
 		signedUrl,
-		{
-			label: `file "${fileName}"`,
-			role: 'preview URL',
-			itemIndex,
-			// The record's size bounds the download (a little over it); unknown: the Max Answer Size.
-			maxBytes: allowedDownloadBytes(file.fileSize),
-		},
+		// The record's size bounds the download (a little over it); unknown: the Max Answer Size.
+		{ label: `file "${fileName}"`, announcedBytes: file.fileSize, policy },
 		async (download) => {
 			const mimeType = binaryMimeType(file.fileType, download.contentType);
 			const stream = download.body as Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];

@@ -12,6 +12,7 @@ import { withLeadingKeys } from '../../../shared/output/keyOrder';
 import { simplifyFile } from '../../../shared/output/simplify';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { resultLimit, returnAllParameters, sortChoice, sortOptions } from '../../descriptions/common';
+import type { ItemPolicy } from '../../../shared/run';
 import { optionalTimestamp, requireBoolean, requireIdList } from '../../../shared/parameters';
 
 const SORT_FIELDS = [
@@ -98,6 +99,7 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<INodeExecutionData[]> {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -112,6 +114,6 @@ export async function execute(
 
 	const limit = resultLimit(this, itemIndex);
 	const simplify = requireBoolean(this, itemIndex, 'Simplify', this.getNodeParameter('simplify', itemIndex, false));
-	const files = await listAllFiles.call(this, query, { limit, pageSize: limit }, { itemIndex });
+	const files = await listAllFiles.call(this, query, { limit, pageSize: limit }, { policy });
 	return files.map((file) => ({ json: simplify ? simplifyFile(file) : withLeadingKeys(file) }));
 }

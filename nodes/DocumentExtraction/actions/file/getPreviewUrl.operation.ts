@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { fileIdParameter } from '../../descriptions/common';
 import { fileWithPreviewUrl } from './records';
+import type { ItemPolicy } from '../../../shared/run';
 
 const properties: INodeProperties[] = [
 	{
@@ -22,8 +23,9 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<INodeExecutionData[]> {
-	const { fileId, file, signedUrl } = await fileWithPreviewUrl.call(this, itemIndex);
+	const { fileId, file, signedUrl } = await fileWithPreviewUrl.call(this, policy);
 	return [
 		{
 			json: {
@@ -31,7 +33,7 @@ export async function execute(
 				fileName: file.fileName ?? null,
 				fileType: file.fileType ?? null,
 				fileSize: file.fileSize ?? null,
-				signedUrl,
+				signedUrl: signedUrl.href,
 			},
 		},
 	];

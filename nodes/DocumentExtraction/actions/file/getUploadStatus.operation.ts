@@ -6,6 +6,7 @@ import { optionsCollection } from '../../../shared/requestOptions';
 import { uploadIdParameter } from '../../descriptions/common';
 import { requireUuid } from '../../../shared/parameters';
 import { readUploadStatus } from '../../helpers/uploadStatus';
+import type { ItemPolicy } from '../../../shared/run';
 
 const properties: INodeProperties[] = [uploadIdParameter, optionsCollection()];
 
@@ -16,6 +17,7 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<INodeExecutionData[]> {
 	const uploadId = requireUuid(
 		this,
@@ -23,7 +25,7 @@ export async function execute(
 		'Upload ID',
 		this.getNodeParameter('uploadId', itemIndex),
 	);
-	const status = await getUploadStatus.call(this, uploadId, { itemIndex });
+	const status = await getUploadStatus.call(this, uploadId, { policy });
 	const progress = readUploadStatus(status, false);
 	return [
 		{

@@ -8,6 +8,7 @@ import { optionsCollection } from '../../../shared/requestOptions';
 import { fileIdParameter, simplifyParameter } from '../../descriptions/common';
 import { requireBoolean } from '../../../shared/parameters';
 import { readFileId } from './records';
+import type { ItemPolicy } from '../../../shared/run';
 
 const properties: INodeProperties[] = [fileIdParameter, simplifyParameter, optionsCollection()];
 
@@ -19,9 +20,10 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<INodeExecutionData[]> {
 	const fileId = readFileId(this, itemIndex);
 	const simplify = requireBoolean(this, itemIndex, 'Simplify', this.getNodeParameter('simplify', itemIndex, true));
-	const forms = await getFormValues.call(this, fileId, { itemIndex });
+	const forms = await getFormValues.call(this, fileId, { policy });
 	return forms.map((form) => ({ json: simplify ? simplifyFormValue(form) : withLeadingKeys(form, FORM_LEADING_KEYS) }));
 }

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { FileRecord } from '../../../shared/api';
-import { createPreviewUrl, getFile } from '../../../shared/api';
+import type { ApprovedUrl, FileRecord } from '../../../shared/api';
+import { createPreviewUrl, getFile, unexpectedResponse } from '../../../shared/api';
+import type { ItemPolicy } from '../../../shared/run';
 import { requireUuid } from '../../../shared/parameters';
-import { unexpectedResponse } from '../../../shared/transport';
 
 /** The File locator and what several File operations look up with it. */
 
@@ -19,18 +19,19 @@ export function readFileId(context: IExecuteFunctions, itemIndex: number): strin
 
 /**
  * The file of an item's File locator, with a fresh preview URL for its stored bytes (about one
- * hour; never cached).
+ * hour; never cached), approved by the URL policy.
  */
 export async function fileWithPreviewUrl(
 	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<{ fileId: string; file: FileRecord; signedUrl: string }> {
+	policy: ItemPolicy,
+): Promise<{ fileId: string; file: FileRecord; signedUrl: ApprovedUrl }> {
+	const { itemIndex } = policy;
 	const fileId = readFileId(this, itemIndex);
-	const file = await getFile.call(this, fileId, { itemIndex });
+	const file = await getFile.call(this, fileId, { policy });
 	const s3Path = file.fileStoragePath;
 	if (typeof s3Path !== 'string' || s3Path === '') {
 		throw unexpectedResponse(this, `file ${String(file.fileId)} without a storage path`, file, itemIndex);
 	}
-	const signedUrl = await createPreviewUrl.call(this, s3Path, { itemIndex });
+	const signedUrl = await createPreviewUrl.call(this, s3Path, { policy });
 	return { fileId, file, signedUrl };
 }

@@ -12,6 +12,7 @@ import { NEW_LINE, requireOneOf, requireTextList } from '../../../shared/paramet
 import { optionsCollection } from '../../../shared/requestOptions';
 import { fileIdParameter } from '../../descriptions/common';
 import { readFileId } from './records';
+import type { ItemPolicy } from '../../../shared/run';
 
 const EXPORT_STATUSES: readonly ExportStatus[] = ['completed', 'empty', 'error', 'exporting'];
 
@@ -68,6 +69,7 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<INodeExecutionData[]> {
 	const fileId = readFileId(this, itemIndex);
 	const rawStatus = this.getNodeParameter('status', itemIndex);
@@ -90,7 +92,7 @@ export async function execute(
 		'messages, one per line, or an array of texts',
 	);
 	if (messages.length > 0) body.integrationExportMessages = messages;
-	const answer = await reportExportStatus.call(this, fileId, body, { itemIndex });
+	const answer = await reportExportStatus.call(this, fileId, body, { policy });
 	const exportInfo = answer.exportInfo ?? {};
 	return [
 		{

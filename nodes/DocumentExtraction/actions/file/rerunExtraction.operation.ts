@@ -20,6 +20,7 @@ import {
 import { optionsCollection } from '../../../shared/requestOptions';
 import { fileIdParameter } from '../../descriptions/common';
 import { readFileId } from './records';
+import type { ItemPolicy } from '../../../shared/run';
 
 const properties: INodeProperties[] = [
 	{ ...fileIdParameter, description: 'The file to extract again' },
@@ -161,6 +162,7 @@ function rerunOptions(context: IExecuteFunctions, itemIndex: number, options: ID
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<INodeExecutionData[]> {
 	const fileId = readFileId(this, itemIndex);
 	const backgroundRerun = requireBoolean(
@@ -174,7 +176,7 @@ export async function execute(
 	const body: RerunRequest = { fileId, backgroundRerun };
 	const extra = rerunOptions(this, itemIndex, options);
 	if (extra) body.rerunOptions = extra;
-	const answer = await rerunExtraction.call(this, body, { itemIndex });
+	const answer = await rerunExtraction.call(this, body, { policy });
 	return [
 		{
 			json: {

@@ -13,6 +13,7 @@ import { optionsCollection } from '../../../shared/requestOptions';
 import { fileIdParameter, inputModeOf, inputModeParameter, simplifyParameter } from '../../descriptions/common';
 import { invalidParameter, requireBoolean, requireJson, requireOneOf } from '../../../shared/parameters';
 import { readFileId } from './records';
+import type { ItemPolicy } from '../../../shared/run';
 
 const properties: INodeProperties[] = [
 	{ ...fileIdParameter, description: 'The file whose extracted values to change' },
@@ -167,6 +168,7 @@ function fieldsFromJson(context: IExecuteFunctions, itemIndex: number): FieldVal
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<INodeExecutionData[]> {
 	const fileId = readFileId(this, itemIndex);
 	const inputMode = inputModeOf(this, itemIndex, 'Define Values');
@@ -177,7 +179,7 @@ export async function execute(
 	}
 	const simplify = requireBoolean(this, itemIndex, 'Simplify', this.getNodeParameter('simplify', itemIndex, true));
 
-	await updateFormValues.call(this, fileId, fields, { itemIndex });
-	const values = await valuesField.call(this, fileId, itemIndex, simplify);
+	await updateFormValues.call(this, fileId, fields, { policy });
+	const values = await valuesField.call(this, fileId, policy, simplify);
 	return [{ json: { fileId, updatedFields: fields.map(({ title }) => title), ...values } }];
 }

@@ -10,6 +10,7 @@ import { approveFileType, listFileTypes } from '../../../shared/api';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { objectIdCheck } from '../../descriptions/common';
 import { currentSchemaIds } from '../../helpers/fileTypes';
+import type { ItemPolicy } from '../../../shared/run';
 import { requireObjectId, requireOneOf } from '../../../shared/parameters';
 
 const properties: INodeProperties[] = [
@@ -81,15 +82,16 @@ export const description = updateDisplayOptions(displayOptions, properties);
 /** The blueprint and schema ids of the chosen file type's current schema version. */
 async function idsOfFileType(
 	this: IExecuteFunctions,
-	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<FileTypeApproval> {
+	const { itemIndex } = policy;
 	const fileTypeId = requireObjectId(
 		this,
 		itemIndex,
 		'File Type',
 		this.getNodeParameter('fileType', itemIndex, '', { extractValue: true }),
 	);
-	const fileType = (await listFileTypes.call(this, { itemIndex })).find((type) => type.id === fileTypeId);
+	const fileType = (await listFileTypes.call(this, {}, { policy })).find((type) => type.id === fileTypeId);
 	if (!fileType) {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -112,6 +114,7 @@ async function idsOfFileType(
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<INodeExecutionData[]> {
 	const approveBy = requireOneOf(this, itemIndex, 'Approve By', this.getNodeParameter('approveBy', itemIndex, 'fileType'), [
 		'fileType',
@@ -123,8 +126,8 @@ export async function execute(
 					blueprintId: requireObjectId(this, itemIndex, 'Blueprint ID', this.getNodeParameter('blueprintId', itemIndex)),
 					schemaId: requireObjectId(this, itemIndex, 'Schema ID', this.getNodeParameter('schemaId', itemIndex)),
 				}
-			: await idsOfFileType.call(this, itemIndex);
+			: await idsOfFileType.call(this, policy);
 	const body = { blueprintId: chosen.blueprintId, schemaId: chosen.schemaId };
-	const response = await approveFileType.call(this, body, { itemIndex });
+	const response = await approveFileType.call(this, body, { policy });
 	return [{ json: { success: response.success ?? true, ...chosen } }];
 }

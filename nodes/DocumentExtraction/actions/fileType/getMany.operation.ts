@@ -11,6 +11,7 @@ import {
 	sortOptions,
 } from '../../descriptions/common';
 import { simplifyFileType } from '../../helpers/fileTypes';
+import type { ItemPolicy } from '../../../shared/run';
 import { requireBoolean } from '../../../shared/parameters';
 
 const SORT_FIELDS = [
@@ -43,13 +44,14 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<INodeExecutionData[]> {
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const simplify = requireBoolean(this, itemIndex, 'Simplify', this.getNodeParameter('simplify', itemIndex, true));
-	const fileTypes = await listFileTypes.call(this, {
-		limit: resultLimit(this, itemIndex),
-		...sortChoice(this, itemIndex, options, SORT_FIELDS, 'ASC'),
-		itemIndex,
-	});
+	const fileTypes = await listFileTypes.call(
+		this,
+		{ limit: resultLimit(this, itemIndex), ...sortChoice(this, itemIndex, options, SORT_FIELDS, 'ASC') },
+		{ policy },
+	);
 	return fileTypes.map((fileType) => ({ json: simplify ? simplifyFileType(fileType) : fileType }));
 }

@@ -6,14 +6,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { executeQuery } from '../../../shared/api';
+import type { Violation } from '../../../shared/api';
+import { describeViolation, executeQuery } from '../../../shared/api';
 import { PAGING_LIMITS } from '../../../shared/limits';
 import { PagingGuard, pagingNodeError } from '../../../shared/paging';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { DOCUMENTATION_URL, resultLimit, returnAllParameters } from '../../descriptions/common';
+import type { ItemPolicy } from '../../../shared/run';
 import { requireBoolean, requireIdList, requireJson, requireNumber, requireOneOf } from '../../../shared/parameters';
-import type { Violation } from '../../../shared/transport';
-import { describeViolation } from '../../../shared/transport';
 
 /** The example configuration the editor starts with: it runs in any workspace. */
 const EXAMPLE_QUERY_CONFIG = `{
@@ -152,11 +152,13 @@ function queryErrorsFailure(this: IExecuteFunctions, errors: Violation[], itemIn
  * of rows all alike may repeat in earnest (a column with few values), so only a varied page the
  * same as the one before counts as no progress. At most PAGING_LIMITS.queryMaxPages requests.
  */
-function rowsGuard(this: IExecuteFunctions, itemIndex: number, pageSize: number): PagingGuard<IDataObject> {
+function rowsGuard(this: IExecuteFunctions, itemIndex: number, pageSize: number, policy: ItemPolicy): PagingGuard<IDataObject> {
 	return new PagingGuard<IDataObject>({
 		list: 'POST /query/execute',
 		pageSize,
 		maxRequests: PAGING_LIMITS.queryMaxPages,
+		maxBytes: policy.maxListBytes,
+		whatToDoAtSize: 'Turn off Return All and set a Limit, select fewer fields, or raise "Max List Size (MB)" in the node options.',
 		pageParameter: 'offset',
 		alikeItemsMayRepeat: true,
 		whatToDo:
@@ -174,6 +176,7 @@ function rowsGuard(this: IExecuteFunctions, itemIndex: number, pageSize: number)
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<INodeExecutionData[]> {
 	const queryConfig = buildQueryConfig.call(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -196,13 +199,13 @@ export async function execute(
 	const errors: Violation[] = [];
 	let offset = requireNumber(this, itemIndex, 'Offset', options.offset ?? 0, { min: 0, integer: true }, 'a whole number, 0 or more');
 	const requested = limit ?? pageSize;
-	const guard = rowsGuard.call(this, itemIndex, requested);
+	const guard = rowsGuard.call(this, itemIndex, requested, policy);
 	for (;;) {
 		guard.request();
 		const answer = await executeQuery.call(
 			this,
 			{ queryConfig, options: { limit: requested, offset, ...(skipCache ? { skipCache: true } : {}) } },
-			{ itemIndex },
+			{ policy, answerCap: { maxBytes: guard.bytesLeft, tooLarge: () => guard.failure(guard.sizeProblem()) } },
 		);
 		if (answer.errors.length && !ignoreQueryErrors) {
 			throw queryErrorsFailure.call(this, answer.errors, itemIndex);
@@ -210,7 +213,10 @@ export async function execute(
 		// No more rows than asked for are kept, and they are added one by one: push(...rows) passes
 		// every row as an argument and overflowed the call stack from about 150,000 rows.
 		const taken = Math.min(answer.data.length, requested);
-		const verdict = guard.page(answer.data.length > taken ? answer.data.slice(0, taken) : answer.data, { at: `the page at offset ${offset}` });
+		const verdict = guard.page(answer.data.length > taken ? answer.data.slice(0, taken) : answer.data, {
+			at: `the page at offset ${offset}`,
+			bytes: answer.bytes,
+		});
 		for (const row of verdict.fresh) rows.push(row);
 		if (guard.requests === 1) headers = answer.headers;
 		executionTimeMs += answer.executionTimeMs;

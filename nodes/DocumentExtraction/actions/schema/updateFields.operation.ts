@@ -10,6 +10,7 @@ import { ENDPOINTS, endpointName, patchSchemaFields } from '../../../shared/api'
 import { COMMA_OR_NEW_LINE, invalidParameter, requireJson, requireObjectId, requireTextList } from '../../../shared/parameters';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { inputModeOf, inputModeParameter } from '../../descriptions/common';
+import type { ItemPolicy } from '../../../shared/run';
 
 const DEPRECATION = `The API has deprecated ${endpointName(ENDPOINTS.patchSchemaFields)}, which this operation calls, and will remove it in a future version`;
 
@@ -190,6 +191,7 @@ function checkedFields(
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<INodeExecutionData[]> {
 	const schemaId = requireObjectId(this, itemIndex, 'Schema ID', this.getNodeParameter('schemaId', itemIndex));
 	const fields =
@@ -202,7 +204,7 @@ export async function execute(
 				)
 			: checkedFields.call(this, itemIndex, 'Fields', fieldsFromForm.call(this, itemIndex));
 
-	const response = await patchSchemaFields.call(this, { schemaId, fields }, { itemIndex });
+	const response = await patchSchemaFields.call(this, { schemaId, fields }, { policy });
 	if (typeof this.addExecutionHints === 'function') {
 		this.addExecutionHints({ message: `${DEPRECATION}.`, type: 'warning', location: 'outputPane' });
 	}

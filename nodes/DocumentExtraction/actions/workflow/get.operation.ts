@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { getWorkflow } from '../../../shared/api';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { objectIdCheck } from '../../descriptions/common';
+import type { ItemPolicy } from '../../../shared/run';
 import { requireObjectId } from '../../../shared/parameters';
 
 const properties: INodeProperties[] = [
@@ -27,6 +28,7 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<INodeExecutionData[]> {
 	const workflowId = requireObjectId(
 		this,
@@ -34,5 +36,5 @@ export async function execute(
 		'Workflow',
 		this.getNodeParameter('workflowId', itemIndex, '', { extractValue: true }),
 	);
-	return [{ json: await getWorkflow.call(this, workflowId, { itemIndex }) }];
+	return [{ json: await getWorkflow.call(this, workflowId, { policy }) }];
 }

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getSubscription } from '../../../shared/api';
 import { optionsCollection } from '../../../shared/requestOptions';
+import type { ItemPolicy } from '../../../shared/run';
 
 const properties: INodeProperties[] = [optionsCollection()];
 
@@ -14,6 +15,7 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<INodeExecutionData[]> {
-	return [{ json: await getSubscription.call(this, { itemIndex }) }];
+	return [{ json: await getSubscription.call(this, { policy }) }];
 }

@@ -1,15 +1,18 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { PROCESSING_WAIT_LIMITS, UPLOAD_LIMITS } from '../../../../shared/limits';
 import { optionsCollection, transferSpeedOptions } from '../../../../shared/requestOptions';
 import { batchingOption } from '../../../descriptions/batching';
 import { binaryPropertyParameter, simplifyParameter } from '../../../descriptions/common';
 import { ocrModelParameter } from '../../../descriptions/ocrModels';
 
-/** Part sizes the API accepts (as S3 multipart uploads: 5 MB to 5 GB, except a smaller last part). */
-export const MIN_PART_SIZE_MB = 5;
-export const MAX_PART_SIZE_MB = 5120;
-export const MAX_PART_CONCURRENCY = 32;
+// Defaults as plain names: n8n's node lint reads a parameter's default only from a literal or a name.
+const DEFAULT_MULTIPART_THRESHOLD_MB = UPLOAD_LIMITS.defaultMultipartThresholdMb;
+const DEFAULT_PART_CONCURRENCY = UPLOAD_LIMITS.defaultPartConcurrency;
+const DEFAULT_PART_SIZE_MB = UPLOAD_LIMITS.defaultPartSizeMb;
+const DEFAULT_POLL_INTERVAL_SECONDS = PROCESSING_WAIT_LIMITS.defaultPollIntervalSeconds;
+const DEFAULT_WAIT_TIMEOUT_SECONDS = PROCESSING_WAIT_LIMITS.defaultWaitTimeoutSeconds;
 
 /** Upload's parameters, as the editor shows them; parameters.ts reads and checks them. */
 const properties: INodeProperties[] = [
@@ -113,7 +116,7 @@ const properties: INodeProperties[] = [
 			name: 'multipartThreshold',
 			type: 'number',
 			typeOptions: { minValue: 0 },
-			default: 100,
+			default: DEFAULT_MULTIPART_THRESHOLD_MB,
 			description:
 				'With Multipart Upload "Auto", files larger than this are sent in parts. 1 MB = 1,048,576 bytes.',
 		},
@@ -147,16 +150,16 @@ const properties: INodeProperties[] = [
 			displayName: 'Part Concurrency',
 			name: 'partConcurrency',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_PART_CONCURRENCY, numberPrecision: 0 },
-			default: 4,
+			typeOptions: { minValue: 1, maxValue: UPLOAD_LIMITS.maxPartConcurrency, numberPrecision: 0 },
+			default: DEFAULT_PART_CONCURRENCY,
 			description: 'How many parts of a multipart upload are sent at the same time',
 		},
 		{
 			displayName: 'Part Size (MB)',
 			name: 'partSize',
 			type: 'number',
-			typeOptions: { minValue: MIN_PART_SIZE_MB, maxValue: MAX_PART_SIZE_MB },
-			default: 10,
+			typeOptions: { minValue: UPLOAD_LIMITS.minPartSizeMb, maxValue: UPLOAD_LIMITS.maxPartSizeMb },
+			default: DEFAULT_PART_SIZE_MB,
 			description:
 				'Size of each part of a multipart upload. Memory used while sending is about Part Size x Part Concurrency.',
 		},
@@ -164,8 +167,8 @@ const properties: INodeProperties[] = [
 			displayName: 'Poll Interval (Seconds)',
 			name: 'pollInterval',
 			type: 'number',
-			typeOptions: { minValue: 0.5, numberPrecision: 1 },
-			default: 5,
+			typeOptions: { minValue: PROCESSING_WAIT_LIMITS.minPollIntervalSeconds, numberPrecision: 1 },
+			default: DEFAULT_POLL_INTERVAL_SECONDS,
 			description:
 				'How often to ask for the processing status while waiting for completion. The first checks come sooner (after 1 second, then doubling up to this interval).',
 		},
@@ -187,8 +190,8 @@ const properties: INodeProperties[] = [
 			displayName: 'Wait Timeout (Seconds)',
 			name: 'waitTimeout',
 			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 300,
+			typeOptions: { minValue: PROCESSING_WAIT_LIMITS.minWaitTimeoutSeconds },
+			default: DEFAULT_WAIT_TIMEOUT_SECONDS,
 			description:
 				'How long Wait for Completion waits for processing, status checks and their retries included, before failing with the upload ID (continue with Get Upload Status)',
 		},

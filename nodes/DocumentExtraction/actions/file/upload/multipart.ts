@@ -2,31 +2,28 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { MultipartUploadRequest, UploadRequest } from '../../../../shared/api';
-import { completeMultipartUpload, initiateMultipartUpload, withoutField } from '../../../../shared/api';
+import {
+	approvePartUrls,
+	completeMultipartUpload,
+	initiateMultipartUpload,
+	putPart,
+	withoutField,
+} from '../../../../shared/api';
 import { forEachConcurrently } from '../../../../shared/concurrency';
 import type { BinarySource, RangeReader } from '../../../helpers/binary';
+import { STORAGE_LIMITS } from '../../../../shared/limits';
+import type { ItemPolicy } from '../../../../shared/run';
 import { waitClock } from '../../../../shared/run';
 import { trimTrailingStops } from '../../../../shared/text';
-import { approveStorageUrl, putToStorage } from '../../../../shared/transport';
 import type { PlannedPart } from './partPlan';
-import { planParts } from './partPlan';
+import { BYTES_PER_MB, planParts } from './partPlan';
 import { sentBefore } from './replay';
 
 /**
  * Multipart upload: POST /files/upload/multipart, a PUT per part to its presigned URL, then
- * POST /files/upload/multipart/complete with the ETags in part order.
- *
- * Sizes: the API takes `fileSize` and `partSizeLimit` in MB, floats allowed; we read MB as
- * 2^20 bytes (MiB), so `bytes / 2^20` is exact and the service's byte count equals ours
- * (docs/dev/api-contract.md#multipart-sizes-in-mb).
+ * POST /files/upload/multipart/complete with the ETags in part order. Sizes in MB: BYTES_PER_MB
+ * (partPlan.ts).
  */
-export const BYTES_PER_MB = 1024 * 1024;
-
-/** Part URLs are valid for 900 seconds from the initiation (docs/dev/api-contract.md#presigned-storage-urls). */
-const PART_URL_LIFETIME_MS = 900 * 1000;
-
-/** Retries of one part after a network error or a 5xx, while its URL is valid. */
-const PART_RETRIES = 4;
 
 export interface MultipartSettings {
 	/** Requested part size in MB (the API's partSizeLimit). */
@@ -42,7 +39,8 @@ interface MultipartRequest {
 	settings: MultipartSettings;
 	/** Names the file in messages, e.g. `"scan.pdf"`. */
 	fileLabel: string;
-	itemIndex: number;
+	/** The item's request policy (its item is named in errors). */
+	policy: ItemPolicy;
 }
 
 interface FedPart {
@@ -132,7 +130,7 @@ function partFailure(
 			: new NodeOperationError(context.getNode(), error as Error, { itemIndex: facts.itemIndex });
 	const seconds = Math.round((waitClock.now() - facts.startedAt) / 1000);
 	if (nodeError.context.urlExpired) {
-		nodeError.message = `The presigned part URLs of upload ${uploadId} expired before part ${part.partNumber} of ${total} was sent: part URLs are valid for ${PART_URL_LIFETIME_MS / 1000} seconds, and ${sent} of ${total} parts were sent in ${seconds} s. Nothing was stored as a document. Run the node again to start a new upload; to send faster, raise "Part Concurrency" or "Part Size".`;
+		nodeError.message = `The presigned part URLs of upload ${uploadId} expired before part ${part.partNumber} of ${total} was sent: part URLs are valid for ${STORAGE_LIMITS.partUrlLifetimeMs / 1000} seconds, and ${sent} of ${total} parts were sent in ${seconds} s. Nothing was stored as a document. Run the node again to start a new upload; to send faster, raise "Part Concurrency" or "Part Size".`;
 	} else {
 		nodeError.message = `${trimTrailingStops(nodeError.message)}. The multipart upload ${uploadId} was not completed (${sent} of ${total} parts sent), so no document was created: run the node again.`;
 	}
@@ -154,28 +152,26 @@ export async function multipartUpload(
 	this: IExecuteFunctions,
 	request: MultipartRequest,
 ): Promise<IDataObject> {
-	const { source, settings, itemIndex } = request;
+	const { source, settings, policy } = request;
+	const { itemIndex } = policy;
 	const body: MultipartUploadRequest = {
 		...request.body,
 		fileSize: source.fileSize / BYTES_PER_MB,
 		partSizeLimit: settings.partSizeMB,
 	};
 	const startedAt = waitClock.now();
-	const { initiation, replayed } = await initiateMultipartUpload.call(this, body, { itemIndex });
+	const { initiation, replayed, partsValidUntil } = await initiateMultipartUpload.call(this, body, { policy });
 	const info = withoutField(initiation, 'presignedUrls');
 	const multipartId = initiation.id;
 	const storageKey = initiation.key;
 	const uploadId = typeof initiation.uploadId === 'string' ? initiation.uploadId : multipartId;
 	const totalParts = Array.isArray(initiation.presignedUrls) ? initiation.presignedUrls.length : undefined;
-	if (await sentBefore.call(this, replayed, uploadId, itemIndex)) {
+	if (await sentBefore.call(this, replayed, uploadId, policy)) {
 		return { ...info, uploadId, totalParts };
 	}
 	const parts = planParts(this, initiation, source.fileSize, Math.ceil(settings.partSizeMB * BYTES_PER_MB), itemIndex);
 	// Every part URL is judged before the first byte is sent, so a bad one never leaves a half-sent upload.
-	for (const part of parts) {
-		part.url = await approveStorageUrl(this, part.url, 'presigned part URL', itemIndex);
-	}
-	const validUntil = startedAt + PART_URL_LIFETIME_MS;
+	const partUrls = await approvePartUrls.call(this, parts.map((part) => part.url), partsValidUntil, { policy });
 
 	const reader = source.openRanges();
 	const feed = partFeed(reader, parts, settings.concurrency, source.binaryDataId !== undefined);
@@ -192,13 +188,7 @@ export async function multipartUpload(
 				let fed: FedPart | undefined;
 				try {
 					fed = await feed.take(index);
-					const bytes = fed.bytes;
-					const result = await putToStorage.call(
-						this,
-						part.url,
-						async () => ({ body: bytes, contentLength: part.size }),
-						{ label, role: 'presigned part URL', itemIndex, validUntil, maxFailureRetries: PART_RETRIES },
-					);
+					const result = await putPart.call(this, partUrls[index], { bytes: fed.bytes, size: part.size }, { label, policy });
 					if (!result.etag) {
 						throw new NodeOperationError(
 							this.getNode(),
@@ -239,7 +229,7 @@ export async function multipartUpload(
 			key: storageKey,
 			parts: parts.map((part, index) => ({ partNumber: part.partNumber, eTag: eTags[index] })),
 		},
-		{ itemIndex },
+		{ policy },
 	);
 	return { ...info, uploadId, totalParts: parts.length };
 }

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { UploadRequest } from '../../../../shared/api';
+import { PROCESSING_WAIT_LIMITS, UPLOAD_LIMITS } from '../../../../shared/limits';
 import type { BinarySource } from '../../../helpers/binary';
 import { MIME_TYPE_PATTERN, binarySource } from '../../../helpers/binary';
 import {
@@ -16,9 +17,8 @@ import {
 	requirePositiveInteger,
 	requireText,
 } from '../../../../shared/parameters';
-import { MAX_PART_CONCURRENCY, MAX_PART_SIZE_MB, MIN_PART_SIZE_MB } from './description';
 import type { MultipartSettings } from './multipart';
-import { BYTES_PER_MB } from './multipart';
+import { BYTES_PER_MB } from './partPlan';
 
 /** Upload's parameters read and checked for one item, before anything is sent. */
 
@@ -74,7 +74,7 @@ const UPLOAD_FLAGS: Array<[field: string, parameter: string]> = [
 ];
 
 /** Folder names the service creates are directory names: 1 to 255 characters. */
-const MAX_FOLDER_NAME_LENGTH = 255;
+const MAX_FOLDER_NAME_LENGTH = UPLOAD_LIMITS.maxFolderNameLength;
 
 /** The path without leading and trailing slashes, in one pass (no regular expression). */
 function withoutOuterSlashes(path: string): string {
@@ -169,12 +169,25 @@ export function waitSettings(
 	itemIndex: number,
 	options: UploadOptions,
 ): { pollIntervalMs: number; timeoutMs: number } {
+	const { defaultPollIntervalSeconds, minPollIntervalSeconds, defaultWaitTimeoutSeconds, minWaitTimeoutSeconds } = PROCESSING_WAIT_LIMITS;
 	const pollIntervalMs =
-		requireNumber(context, itemIndex, 'Poll Interval (Seconds)', options.pollInterval ?? 5, { min: 0.5 }, 'a number of seconds, 0.5 or more') *
-		1000;
+		requireNumber(
+			context,
+			itemIndex,
+			'Poll Interval (Seconds)',
+			options.pollInterval ?? defaultPollIntervalSeconds,
+			{ min: minPollIntervalSeconds },
+			`a number of seconds, ${minPollIntervalSeconds} or more`,
+		) * 1000;
 	const timeoutMs =
-		requireNumber(context, itemIndex, 'Wait Timeout (Seconds)', options.waitTimeout ?? 300, { min: 1 }, 'a number of seconds, 1 or more') *
-		1000;
+		requireNumber(
+			context,
+			itemIndex,
+			'Wait Timeout (Seconds)',
+			options.waitTimeout ?? defaultWaitTimeoutSeconds,
+			{ min: minWaitTimeoutSeconds },
+			`a number of seconds, ${minWaitTimeoutSeconds} or more`,
+		) * 1000;
 	return { pollIntervalMs, timeoutMs };
 }
 
@@ -193,7 +206,7 @@ export function multipartSettings(
 		context,
 		itemIndex,
 		'Multipart Threshold (MB)',
-		options.multipartThreshold ?? 100,
+		options.multipartThreshold ?? UPLOAD_LIMITS.defaultMultipartThresholdMb,
 		{ min: 0 },
 		'a number of MB, 0 or more',
 	);
@@ -201,17 +214,17 @@ export function multipartSettings(
 		context,
 		itemIndex,
 		'Part Size (MB)',
-		options.partSize ?? 10,
-		{ min: MIN_PART_SIZE_MB, max: MAX_PART_SIZE_MB },
-		`a number of MB from ${MIN_PART_SIZE_MB} to ${MAX_PART_SIZE_MB}`,
+		options.partSize ?? UPLOAD_LIMITS.defaultPartSizeMb,
+		{ min: UPLOAD_LIMITS.minPartSizeMb, max: UPLOAD_LIMITS.maxPartSizeMb },
+		`a number of MB from ${UPLOAD_LIMITS.minPartSizeMb} to ${UPLOAD_LIMITS.maxPartSizeMb}`,
 	);
 	const concurrency = requireNumber(
 		context,
 		itemIndex,
 		'Part Concurrency',
-		options.partConcurrency ?? 4,
-		{ min: 1, max: MAX_PART_CONCURRENCY, integer: true },
-		`a whole number from 1 to ${MAX_PART_CONCURRENCY}`,
+		options.partConcurrency ?? UPLOAD_LIMITS.defaultPartConcurrency,
+		{ min: 1, max: UPLOAD_LIMITS.maxPartConcurrency, integer: true },
+		`a whole number from 1 to ${UPLOAD_LIMITS.maxPartConcurrency}`,
 	);
 	if (mode === 'never' || (mode === 'auto' && fileSize <= thresholdMB * BYTES_PER_MB)) {
 		return undefined;

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { getUploadStatus } from '../../../../shared/api';
+import type { ItemPolicy } from '../../../../shared/run';
 
 /**
  * The replay guard of Upload, single and multipart alike: whether the bytes of an upload already
@@ -14,10 +15,10 @@ export async function sentBefore(
 	this: IExecuteFunctions,
 	replayed: boolean,
 	uploadId: string,
-	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<boolean> {
 	if (!replayed) return false;
-	const status = await getUploadStatus.call(this, uploadId, { itemIndex });
+	const status = await getUploadStatus.call(this, uploadId, { policy });
 	const steps = Array.isArray(status.statuses) ? status.statuses : [];
 	const files = Array.isArray(status.files) ? status.files : [];
 	return steps.length > 0 || files.length > 0;

@@ -10,6 +10,7 @@ import { multipartSettings, uploadBody, uploadSource, waitSettings } from './par
 import { singleUpload } from './single';
 import { waitForUpload } from './wait';
 import { isZipUpload, uploadResults } from './zipMembers';
+import type { ItemPolicy } from '../../../../shared/run';
 
 /**
  * File > Upload (docs/dev/api-contract.md#upload): the upload request (single, or multipart for
@@ -35,6 +36,7 @@ const MULTIPART_ANSWER_ID: IdSource = {
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	policy: ItemPolicy,
 ): Promise<INodeExecutionData[]> {
 	const binaryPropertyName = requireText(
 		this,
@@ -57,10 +59,10 @@ export async function execute(
 	let uploadInfo: IDataObject;
 	let uploadId: string;
 	if (multipart) {
-		uploadInfo = await multipartUpload.call(this, { body, source, settings: multipart, fileLabel: `"${fileName}"`, itemIndex });
+		uploadInfo = await multipartUpload.call(this, { body, source, settings: multipart, fileLabel: `"${fileName}"`, policy });
 		uploadId = requireServiceId(this, uploadInfo.uploadId, 'uuid', MULTIPART_ANSWER_ID, itemIndex);
 	} else {
-		const upload = await singleUpload(this, itemIndex, body, source);
+		const upload = await singleUpload(this, policy, body, source);
 		uploadInfo = upload;
 		uploadId = upload.uploadId;
 	}
@@ -74,7 +76,7 @@ export async function execute(
 		expectZip: isZipUpload(fileName, fileType),
 		pollIntervalMs,
 		timeoutMs,
-		itemIndex,
+		policy,
 	});
 	const includeValues = requireBoolean(
 		this,
@@ -83,5 +85,5 @@ export async function execute(
 		this.getNodeParameter('includeExtractedValues', itemIndex, true),
 	);
 	const simplify = requireBoolean(this, itemIndex, 'Simplify', this.getNodeParameter('simplify', itemIndex, true));
-	return await uploadResults.call(this, progress, { uploadId, fileName, includeValues, simplify, itemIndex });
+	return await uploadResults.call(this, progress, { uploadId, fileName, includeValues, simplify, policy });
 }

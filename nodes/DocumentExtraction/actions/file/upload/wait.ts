@@ -2,18 +2,17 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { UploadStatus } from '../../../../shared/api';
-import { getUploadStatus } from '../../../../shared/api';
+import { getUploadStatus, isEndedByDeadline } from '../../../../shared/api';
 import type { UploadProgress } from '../../../helpers/uploadStatus';
 import { readUploadStatus } from '../../../helpers/uploadStatus';
+import { PROCESSING_WAIT_LIMITS } from '../../../../shared/limits';
+import type { ItemPolicy } from '../../../../shared/run';
 import { cancelledError, isCancelled, pause, waitClock } from '../../../../shared/run';
 import { trimTrailingStops } from '../../../../shared/text';
-import { isEndedByDeadline } from '../../../../shared/transport';
 
 /** Wait for Completion: asks for the status of an upload until processing ends or the Wait Timeout passes. */
 
-const FIRST_STATUS_CHECK_MS = 1000;
-/** The last status check of a wait gets at least this much of the Wait Timeout. */
-const LAST_STATUS_CHECK_MS = 1000;
+const { firstStatusCheckMs: FIRST_STATUS_CHECK_MS, lastStatusCheckMs: LAST_STATUS_CHECK_MS } = PROCESSING_WAIT_LIMITS;
 
 interface WaitOptions {
 	uploadId: string;
@@ -22,7 +21,8 @@ interface WaitOptions {
 	expectZip: boolean;
 	pollIntervalMs: number;
 	timeoutMs: number;
-	itemIndex: number;
+	/** The item's request policy (its item is named in errors). */
+	policy: ItemPolicy;
 }
 
 /** Errors of the wait carry the upload ID (error.context.uploadId) and say how to continue. */
@@ -33,7 +33,7 @@ function uploadedButUnfinished(
 	description: string,
 ): NodeOperationError {
 	const error = new NodeOperationError(context.getNode(), message, {
-		itemIndex: options.itemIndex,
+		itemIndex: options.policy.itemIndex,
 		description,
 	});
 	error.context.uploadId = options.uploadId;
@@ -60,7 +60,7 @@ export async function waitForUpload(
 		let status: UploadStatus;
 		try {
 			status = await getUploadStatus.call(this, options.uploadId, {
-				itemIndex: options.itemIndex,
+				policy: options.policy,
 				deadline: { at: deadline, note: `The Wait Timeout of ${timeoutText} is over` },
 			});
 		} catch (error) {

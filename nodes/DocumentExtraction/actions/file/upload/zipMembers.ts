@@ -4,6 +4,7 @@ import type { IdSource } from '../../../../shared/api';
 import { ENDPOINTS, endpointName } from '../../../../shared/api';
 import { withLeadingKeys } from '../../../../shared/output/keyOrder';
 import { valuesField } from '../../../../shared/output/values';
+import type { ItemPolicy } from '../../../../shared/run';
 import type { UploadProgress } from '../../../helpers/uploadStatus';
 
 /** Where the file IDs that the wait found come from (named when one is not an ID). */
@@ -25,16 +26,16 @@ export function isZipUpload(fileName: string, fileType: string): boolean {
 export async function uploadResults(
 	this: IExecuteFunctions,
 	progress: UploadProgress,
-	upload: { uploadId: string; fileName: string; includeValues: boolean; simplify: boolean; itemIndex: number },
+	upload: { uploadId: string; fileName: string; includeValues: boolean; simplify: boolean; policy: ItemPolicy },
 ): Promise<INodeExecutionData[]> {
-	const { uploadId, fileName, includeValues, simplify, itemIndex } = upload;
+	const { uploadId, fileName, includeValues, simplify, policy } = upload;
 	const items: INodeExecutionData[] = [];
 	for (const { file, memberName } of progress.processed) {
 		const json: IDataObject = { ...file, uploadId: file.uploadId ?? uploadId };
 		if (memberName !== undefined) json.zipMemberName = memberName;
 		if (progress.isZip) json.zipUploadId = uploadId;
 		if (includeValues && typeof file.fileId === 'string') {
-			Object.assign(json, await valuesField.call(this, file.fileId, itemIndex, simplify, STATUS_FILE_ID));
+			Object.assign(json, await valuesField.call(this, file.fileId, policy, simplify, STATUS_FILE_ID));
 		}
 		items.push({ json: withLeadingKeys(json) });
 	}

@@ -1,0 +1,146 @@
+import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+
+import { ANSWER_LIMITS, SPEED_LIMITS, WAIT_LIMITS } from './limits';
+import type { NumberRange } from './parameters';
+import { numberExpected, readParameter, requireNumber } from './parameters';
+import {
+	LOW_SPEED_TIME_PARAMETER,
+	MAX_ANSWER_PARAMETER,
+	MAX_LIST_PARAMETER,
+	MAX_WAIT_PARAMETER,
+	MIN_SPEED_PARAMETER,
+	REQUEST_TIMEOUT_PARAMETER,
+} from './requestOptions';
+import type { ItemPolicy, RequestLimits, RequestPolicy } from './run';
+import { cancelSignalOf, requestPolicy } from './run';
+
+/**
+ * Where a run starts, its request policy is built: the router for each item of the action node
+ * (itemPolicy), the trigger for each poll (pollPolicy), an editor method for each lookup
+ * (editorPolicy). The options are read and checked here, once; the API layer and the request path
+ * below only apply the policy they are handed.
+ */
+
+type OptionsContext = IExecuteFunctions | IPollFunctions;
+
+/**
+ * One option, checked by the parameters module: a number (or text holding one, as an expression
+ * may give) within its range. Anything else is refused, naming the option and the item, instead
+ * of being replaced by a default behind the user's back.
+ */
+function readLimit(
+	context: OptionsContext,
+	itemIndex: number | undefined,
+	parameter: string,
+	label: { displayName: string; unit: string },
+	fallback: number,
+	range: NumberRange,
+): number {
+	const value: unknown = readParameter(context, parameter, itemIndex, fallback);
+	return requireNumber(context, itemIndex, label.displayName, value, range, numberExpected(range, label.unit));
+}
+
+/** The options' values, in the units the user sets them in, as the request path's limits. */
+function limitsOf(values: {
+	maxWaitSeconds: number;
+	requestTimeoutSeconds: number;
+	maxAnswerMb: number;
+	maxListMb: number;
+	minSpeedKbps: number;
+	lowSpeedSeconds: number;
+}): RequestLimits {
+	return {
+		maxWaitMs: values.maxWaitSeconds * 1000,
+		requestTimeoutMs: values.requestTimeoutSeconds * 1000,
+		maxAnswerBytes: Math.floor(values.maxAnswerMb * 1024 * 1024),
+		maxListBytes: Math.floor(values.maxListMb * 1024 * 1024),
+		minBytesPerSecond: values.minSpeedKbps * 1024,
+		lowSpeedWindowMs: values.lowSpeedSeconds * 1000,
+	};
+}
+
+/** Reads and checks the bounds in the options (defaults where an operation has no such option). */
+function readRequestLimits(context: OptionsContext, itemIndex: number | undefined): RequestLimits {
+	const seconds = (displayName: string) => ({ displayName, unit: 'seconds' });
+	const maxWaitSeconds = readLimit(context, itemIndex, MAX_WAIT_PARAMETER, seconds('Max Retry Wait (Seconds)'), WAIT_LIMITS.defaultMaxWaitSeconds, {
+		min: 0,
+		max: WAIT_LIMITS.maxMaxWaitSeconds,
+	});
+	const requestTimeoutSeconds = readLimit(
+		context,
+		itemIndex,
+		REQUEST_TIMEOUT_PARAMETER,
+		seconds('Request Timeout (Seconds)'),
+		WAIT_LIMITS.defaultRequestTimeoutSeconds,
+		{ min: WAIT_LIMITS.minRequestTimeoutSeconds },
+	);
+	const maxAnswerMb = readLimit(
+		context,
+		itemIndex,
+		MAX_ANSWER_PARAMETER,
+		{ displayName: 'Max Answer Size (MB)', unit: 'MB' },
+		ANSWER_LIMITS.defaultMaxAnswerMb,
+		{ min: ANSWER_LIMITS.minMaxAnswerMb, max: ANSWER_LIMITS.maxMaxAnswerMb },
+	);
+	const maxListMb = readLimit(
+		context,
+		itemIndex,
+		MAX_LIST_PARAMETER,
+		{ displayName: 'Max List Size (MB)', unit: 'MB' },
+		ANSWER_LIMITS.defaultMaxListMb,
+		{ min: ANSWER_LIMITS.minMaxListMb, max: ANSWER_LIMITS.maxMaxListMb },
+	);
+	const minSpeedKbps = readLimit(
+		context,
+		itemIndex,
+		MIN_SPEED_PARAMETER,
+		{ displayName: 'Min Transfer Speed (KB/s)', unit: 'KB/s' },
+		SPEED_LIMITS.defaultMinSpeedKbps,
+		{ min: SPEED_LIMITS.minMinSpeedKbps },
+	);
+	const lowSpeedSeconds = readLimit(
+		context,
+		itemIndex,
+		LOW_SPEED_TIME_PARAMETER,
+		seconds('Low Speed Time (Seconds)'),
+		SPEED_LIMITS.defaultLowSpeedSeconds,
+		{ min: SPEED_LIMITS.minLowSpeedSeconds, max: SPEED_LIMITS.maxLowSpeedSeconds },
+	);
+	return limitsOf({ maxWaitSeconds, requestTimeoutSeconds, maxAnswerMb, maxListMb, minSpeedKbps, lowSpeedSeconds });
+}
+
+/** The policy of one input item of the action node, from its options; its budget is the item's. */
+export function itemPolicy(context: IExecuteFunctions, itemIndex: number): ItemPolicy {
+	return requestPolicy(readRequestLimits(context, itemIndex), {
+		itemIndex,
+		waitDeadline: undefined,
+		cancelSignal: cancelSignalOf(context),
+	});
+}
+
+/** The policy of one poll of the trigger, from its options: no retry wait ends past `waitDeadlineAt`. */
+export function pollPolicy(context: IPollFunctions, waitDeadlineAt: number): RequestPolicy {
+	return requestPolicy(readRequestLimits(context, undefined), {
+		itemIndex: undefined,
+		waitDeadline: { at: waitDeadlineAt, note: 'Waiting that long would go past the time n8n gives this poll' },
+		cancelSignal: cancelSignalOf(context),
+	});
+}
+
+/**
+ * The policy of one editor lookup (list search, load options): the defaults, read from no
+ * parameter (the options shown belong to the operation being edited, not to the lookup).
+ */
+export function editorPolicy(context: ILoadOptionsFunctions): RequestPolicy {
+	return requestPolicy(
+		limitsOf({
+			maxWaitSeconds: WAIT_LIMITS.defaultMaxWaitSeconds,
+			requestTimeoutSeconds: WAIT_LIMITS.defaultRequestTimeoutSeconds,
+			maxAnswerMb: ANSWER_LIMITS.defaultMaxAnswerMb,
+			maxListMb: ANSWER_LIMITS.defaultMaxListMb,
+			minSpeedKbps: SPEED_LIMITS.defaultMinSpeedKbps,
+			lowSpeedSeconds: SPEED_LIMITS.defaultLowSpeedSeconds,
+		}),
+		{ itemIndex: undefined, waitDeadline: undefined, cancelSignal: cancelSignalOf(context) },
+	);
+}

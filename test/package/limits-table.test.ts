@@ -1,0 +1,49 @@
+/**
+ * docs/reliability.md's "Every bound, in one table" names every bound and default of
+ * nodes/shared/limits.ts, and names nothing that is not there: a bound added to limits.ts without
+ * a row (or a renamed one) fails here.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { REPOSITORY_ROOT } from '../../scripts/import-graph';
+import * as limits from '../../nodes/shared/limits';
+import { returnAllParameters } from '../../nodes/DocumentExtraction/descriptions/common';
+
+/** The section of the bounds table, up to the next heading. */
+function boundsTable(): string {
+	const text = readFileSync(join(REPOSITORY_ROOT, 'docs/reliability.md'), 'utf8');
+	const start = text.indexOf('## Every bound, in one table');
+	const end = text.indexOf('\n## ', start + 1);
+	expect(start).toBeGreaterThan(-1);
+	return text.slice(start, end === -1 ? undefined : end);
+}
+
+/** Every exported bound: `GROUP.key` of each table, or the name of an exported number. */
+function exportedBounds(): string[] {
+	return Object.entries(limits as Record<string, unknown>).flatMap(([name, value]) =>
+		value !== null && typeof value === 'object' ? Object.keys(value).map((key) => `${name}.${key}`) : [name],
+	);
+}
+
+describe("docs/reliability.md's table of bounds", () => {
+	it('names every bound and default of limits.ts', () => {
+		const table = boundsTable();
+		const bounds = exportedBounds();
+
+		expect(bounds.length).toBeGreaterThan(60);
+		expect(bounds.filter((bound) => !table.includes(`\`${bound}\``))).toEqual([]);
+	});
+
+	it('names no bound that limits.ts does not have', () => {
+		const named = [...boundsTable().matchAll(/`([A-Z][A-Z_]*(?:\.[A-Za-z]+)?)`/g)].map((match) => match[1]);
+		const bounds = new Set(exportedBounds());
+
+		expect(named.length).toBeGreaterThan(60);
+		expect(named.filter((name) => !bounds.has(name))).toEqual([]);
+	});
+
+	it("a default n8n's lint wants as a literal in the description is the one of limits.ts (Limit)", () => {
+		expect(returnAllParameters.find((parameter) => parameter.name === 'limit')?.default).toBe(limits.ITEM_LIMITS.defaultLimit);
+	});
+});
