@@ -11,7 +11,8 @@
  */
 import fc from 'fast-check';
 
-import { PagingError, PagingGuard, readPages } from '../../nodes/shared/paging';
+import { PagingError, PagingGuard } from '../../nodes/shared/paging';
+import { readPages } from '../../nodes/shared/pagingLoop';
 import type { ListItem } from './hostile-pages';
 import { FakeList, hostileList } from './hostile-pages';
 

@@ -10,7 +10,8 @@
  */
 import fc from 'fast-check';
 
-import { PagingError, PagingGuard, pageDigest, readPages } from '../../nodes/shared/paging';
+import { PagingError, PagingGuard, pageDigest } from '../../nodes/shared/paging';
+import { readPages } from '../../nodes/shared/pagingLoop';
 import type { ListItem } from './hostile-pages';
 import { FakeList, hostileList, oracle } from './hostile-pages';
 

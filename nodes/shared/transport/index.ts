@@ -7,7 +7,8 @@
  * Modules, one concern each:
  *   http.ts           one HTTP attempt through n8n's helpers: redirects refused, byte caps
  *   watch.ts          the real-time bounds of an attempt: deadline, idle, low speed, size, stop
- *   retry.ts          the one retry policy (classification, floor, cap, jitter, budget, gate)
+ *   retry.ts          the one retry policy (floor, cap, jitter, budget, gate); failures.ts what a
+ *                     failed attempt says (the pause asked, whether it is worth repeating)
  *   rateGate.ts       the per-key 429 gate shared by the whole n8n process
  *   api.ts            API calls (JSON, problem+json), pagination.ts their lists
  *   storage.ts        presigned storage transfers (approval, PUT, download); storageOutcome.ts what an attempt's answer means

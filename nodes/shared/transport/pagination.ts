@@ -4,7 +4,8 @@ import type { ApiRequest } from './api';
 import { apiRequestWithResponse } from './api';
 import type { ApiContext } from '../run/context';
 import { ANSWER_LIMITS } from '../limits';
-import { PagingGuard, pagingNodeError, readPages } from '../paging';
+import { PagingGuard } from '../paging';
+import { pagingNodeError, readPages } from '../pagingLoop';
 
 interface PageOf {
 	items: IDataObject[];

@@ -1,4 +1,3 @@
-import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { RequestPolicy } from '../run/policy';
@@ -6,7 +5,7 @@ import type { Deadline } from '../run/waitBudget';
 import { pause, throwIfCancelled } from '../run/cancel';
 import { waitClock } from '../run/clock';
 import type { ApiContext } from '../run/context';
-import { TEXT_LIMITS, WAIT_LIMITS } from '../limits';
+import { WAIT_LIMITS } from '../limits';
 import type { RateLimitGate } from './rateGate';
 
 /**
@@ -46,23 +45,6 @@ export function isEndedByDeadline(error: unknown): boolean {
 	return (error as { context?: Record<string, unknown> } | undefined)?.context?.deadlineReached === true;
 }
 
-/** Seconds from a retryAfter body field or a Retry-After header (seconds or an HTTP date). */
-export function retryAfterMs(body: IDataObject | undefined, headers: IDataObject | undefined): number | undefined {
-	const fromBody = body?.retryAfter;
-	if (typeof fromBody === 'number' && Number.isFinite(fromBody)) return fromBody * 1000;
-	if (typeof fromBody === 'string' && fromBody.trim() !== '' && Number.isFinite(Number(fromBody))) {
-		return Number(fromBody) * 1000;
-	}
-	const header = headers?.['retry-after'];
-	const text = Array.isArray(header) ? String(header[0]) : header === undefined || header === null ? '' : String(header);
-	if (text.trim() === '' || text.length > TEXT_LIMITS.retryAfterHeaderChars) return undefined;
-	const seconds = Number(text);
-	if (Number.isFinite(seconds)) return seconds * 1000;
-	const date = Date.parse(text);
-	if (!Number.isNaN(date)) return date - Date.now();
-	return undefined;
-}
-
 /**
  * The pause a 429 asks for: what the API asked, never less than the floor; when it asked for
  * nothing usable (missing, 0, negative, unparsable, a past date), 1 s, 2 s, 4 s … by the number
@@ -94,58 +76,6 @@ function failureDelayMs(retry: number): number {
 		WAIT_LIMITS.failureBackoffBaseMs * 2 ** Math.max(0, retry - 1),
 	);
 	return Math.round(exponential / 2 + Math.random() * (exponential / 2));
-}
-
-/** HTTP answers worth repeating for a request that is safe to repeat. */
-export function isTransientStatus(statusCode: number): boolean {
-	return statusCode === 408 || (statusCode >= 500 && statusCode !== 501 && statusCode !== 505);
-}
-
-const TRANSIENT_NETWORK_CODES = new Set([
-	'ECONNRESET',
-	'ECONNREFUSED',
-	'ECONNABORTED',
-	'ETIMEDOUT',
-	'ESOCKETTIMEDOUT',
-	'EPIPE',
-	'EAI_AGAIN',
-	'ENETUNREACH',
-	'EHOSTUNREACH',
-	'ENETDOWN',
-	'ERR_SOCKET_CONNECTION_TIMEOUT',
-	'ERR_STREAM_PREMATURE_CLOSE',
-	// n8n's HTTP client (axios) when the connection closed before the answer's body was complete
-	'ERR_BAD_RESPONSE',
-	'UND_ERR_SOCKET',
-	'UND_ERR_CONNECT_TIMEOUT',
-]);
-
-/** A network library's error code: capitals and underscores, E… / ERR_… / UND_ERR_… or a certificate code. */
-function isNetworkCode(code: string): boolean {
-	if (code.length > TEXT_LIMITS.networkCodeChars || !/^[A-Z_]+$/.test(code)) return false;
-	return code.startsWith('E') || code.startsWith('UND_ERR_') || code.includes('CERT');
-}
-
-/** The low-level network error code inside an error thrown by n8n's HTTP helpers, if any. */
-export function networkErrorCode(error: unknown): string | undefined {
-	let current: unknown = error;
-	for (let depth = 0; depth < TEXT_LIMITS.causeDepth && current && typeof current === 'object'; depth++) {
-		const code = (current as { code?: unknown }).code;
-		if (typeof code === 'string' && isNetworkCode(code)) return code;
-		current = (current as { cause?: unknown }).cause;
-	}
-	return undefined;
-}
-
-/** Whether any error in the cause chain has a network code worth a retry. */
-export function isTransientNetworkError(error: unknown): boolean {
-	let current: unknown = error;
-	for (let depth = 0; depth < TEXT_LIMITS.causeDepth && current && typeof current === 'object'; depth++) {
-		const code = (current as { code?: unknown }).code;
-		if (typeof code === 'string' && TRANSIENT_NETWORK_CODES.has(code)) return true;
-		current = (current as { cause?: unknown }).cause;
-	}
-	return false;
 }
 
 interface RetryOptions {

@@ -8,7 +8,7 @@ import type { Answer, SendResult } from './http';
 import type { RequestPolicy } from '../run/policy';
 import { secretsOf } from '../run/scope';
 import type { AttemptFailure, AttemptLimits, AttemptResult } from './retry';
-import { isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs } from './retry';
+import { isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs } from './failures';
 import { redact, redactQuery } from './secrets';
 import { summarizeText } from '../text';
 import type { TransferWatch } from './watch';
