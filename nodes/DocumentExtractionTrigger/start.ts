@@ -91,10 +91,11 @@ export async function initialState(
 		pending: [...new Set(pending)],
 	};
 	if (settings.event === 'fileUpdated') {
-		// The cursor starts at the newest change, holding the files changed at that very instant.
+		// The cursor starts at the newest change, holding the files changed at that very instant; when
+		// more of them may follow past the page, history holds that instant too.
 		const at = last ?? horizon;
 		const ids = [...new Set(within.filter(({ stamp }) => stamp.ms === at.ms).map(({ id }) => id))];
-		return { ...base, ...remembered, cursor: { at: at.text, ids } };
+		return { ...base, ...remembered, cursor: { at: at.text, ids }, ...(tieMayGoOn ? { historyUntil } : {}) };
 	}
 	// File Processed walks back over the last day of uploads, emitting none of them, to note
 	// those still being processed at activation: they are emitted when they finish.

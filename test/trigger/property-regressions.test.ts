@@ -44,6 +44,10 @@ const COUNTEREXAMPLES: Array<[name: string, scenario: Scenario]> = [
 		history('fileProcessed', 'now', [add(3, 'now'), { kind: 'fault', what: 'shrink', at: 1 }, { kind: 'advance', ms: 1000 }, { kind: 'corrupt', pick: 0, how: 'badStamp' }]),
 	],
 	[
+		'Start From "Now", File Updated: a group sharing the newest timestamp within the cursor limit that the activation page cuts stays history',
+		history('fileUpdated', 'now', [add(130, 'ahead'), { kind: 'advance', ms: 240_000 }, add(1, 'now')]),
+	],
+	[
 		'File Processed: a file emitted ahead of the cursor whose timestamp then becomes unreadable is not emitted again',
 		history('fileProcessed', 'date', [add(1, 'now'), poll, { kind: 'advance', ms: 1000 }, { kind: 'corrupt', pick: 0, how: 'badStamp' }, poll]),
 	],
