@@ -36,6 +36,7 @@ export const EXAMPLES_IN_ORDER: readonly string[] = [
 	'query-invoice-totals.json',
 	'report-export-status.json',
 	'trigger-on-processed-files.json',
+	'callback-trigger-on-processed-files.json',
 	'agent-invoice-questions.json',
 	'baseline-http-request.json',
 ];

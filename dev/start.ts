@@ -35,7 +35,7 @@ import { createHash } from 'node:crypto';
 import { startEmulator } from './emulator';
 import { chatModelCredential, startOfflineChatModel } from './model/chat-model';
 import { startN8n, type N8nInstance } from './n8n/n8n-launcher';
-import { baselineCredential, emulatorCredential, exampleWorkflowFiles, importCredentialsAndWorkflows, readExample } from './n8n/n8n-stack';
+import { baselineCredential, emulatorCredential, exampleCallbackUrl, exampleWorkflowFiles, importCredentialsAndWorkflows, readExample } from './n8n/n8n-stack';
 import { cachedRuntime, ensureN8n } from './n8n/n8n-runtime';
 import { SHARED_KEY_NOTE, prepareSandbox } from './n8n/sandbox';
 import { hasFlag, importedFingerprint, npmOptionNotes, option, portIsFree, runMain, say, stopper } from './start-cli';
@@ -95,6 +95,8 @@ async function main(): Promise<void> {
 		const port = await choosePort(Number(option('port') ?? 5678), 'n8n');
 		say('Starting n8n...');
 		n8n = await startN8n({ userFolder, runtime, port: port || undefined, env: prepared.env, owner, online, formerOwnerPasswords });
+		// As a user sets it in the dashboard: the emulator calls the Callback Trigger example (once published) after each upload.
+		emulator.setDefaultCallbackUrl(emulator.keys.readWrite, exampleCallbackUrl(n8n.url));
 	} catch (error) {
 		say(`\nnpm start failed: ${(error as Error).message}`);
 		await stop(1);

@@ -11,6 +11,9 @@
  *                                            output in the Table view (file name, status, values first)
  *   docs/screenshots/agent-workflow.png      the AI agent example after a run with the scripted model
  *   docs/screenshots/agent-tool-node.png     its Get file values tool: $fromAI file id, Description
+ *   docs/screenshots/update-values-mapper.png Update Values (typeVersion 2) on the seeded Purchase Order:
+ *                                            the field mapper with a field of every kind; then the time
+ *                                            a node whose list holds 2,000 fields takes to open is printed
  *   docs/screenshots/credential-test-*.png   the credential dialog after Test, one per failure a user
  *                                            meets: offline sandbox, unknown host (Default instance,
  *                                            a network whose DNS answers nothing), refused, untrusted
@@ -27,12 +30,17 @@ import * as path from 'node:path';
 import { chromium, type Locator, type Page } from 'playwright-core';
 
 import { chatModelCredential, startOfflineChatModel } from '../dev/model/chat-model';
-import { SEEDED_KEYS, startEmulator } from '../dev/emulator';
+import { SEEDED_KEYS, addGeneratedFileType, startEmulator } from '../dev/emulator';
+import { uploadToEmulator } from '../dev/emulator/client';
+import { resourceMapperFields, valuesToUpdate } from '../dev/n8n/resource-mapper';
+import { PURCHASE_ORDER_FILE_NAME, purchaseOrderText } from '../dev/purchase-order';
 import { DEFAULT_OWNER, dnsBlockedEnv } from '../dev/n8n/n8n-env';
 import { startN8n, type N8nInstance } from '../dev/n8n/n8n-launcher';
 import {
 	CREDENTIAL_TYPE,
 	EMULATOR_CREDENTIAL_ID,
+	EMULATOR_CREDENTIAL_NAME,
+	NODE_TYPE,
 	REPOSITORY_ROOT,
 	executionOutput,
 	runWorkflow,
@@ -115,6 +123,60 @@ async function shoot(page: Page, name: string): Promise<string> {
 	await page.screenshot({ path: file });
 	say(`  ${path.relative(REPOSITORY_ROOT, file)}`);
 	return file;
+}
+
+/**
+ * Update Values' field mapper on the seeded Purchase Order (a field of every kind), then how long a
+ * node whose saved list holds 2,000 fields (1,715 shown) takes to open, printed.
+ */
+async function mapperShots(page: Page, stack: Stack): Promise<void> {
+	const credential = { id: EMULATOR_CREDENTIAL_ID, name: EMULATOR_CREDENTIAL_NAME };
+	const uploadId = await uploadToEmulator(stack.emulator, SEEDED_KEYS.readWrite, PURCHASE_ORDER_FILE_NAME, Buffer.from(purchaseOrderText()));
+	await stack.emulator.idle();
+	const fileId = [...stack.emulator.state.files.values()].find((file) => file.uploadId === uploadId)!.fileId;
+	const fileLocator = { __rl: true, mode: 'id', value: fileId };
+	const order = await resourceMapperFields(stack.n8n, { fieldsFrom: 'file', fileId: fileLocator }, credential);
+	const { fileTypeId } = addGeneratedFileType(stack.emulator, 2000, { name: 'Two thousand fields' });
+	const typeLocator = { __rl: true, mode: 'id', value: fileTypeId };
+	const big = await resourceMapperFields(stack.n8n, { fieldsFrom: 'fileType', fileType: typeLocator }, credential);
+	const updateNode = (id: string, name: string, y: number, parameters: Record<string, unknown>) => ({
+		id,
+		name,
+		type: NODE_TYPE,
+		typeVersion: 2,
+		position: [260, y],
+		parameters: { resource: 'file', operation: 'updateValues', fileId: fileLocator, options: {}, ...parameters },
+		credentials: { documentExtractionApi: credential },
+	});
+	const values = { 'PO Number': 'PO-1001', 'Order Date': '2024-06-03T00:00:00', 'Order Total': 1480, Approved: true, Priority: 'Urgent', 'Ship To': '{ "street": "1 Main Street", "city": "Springfield" }', 'Order Lines': '[{ "Item": "Steel bolts", "Quantity": 400 }]' };
+	const created = await stack.n8n.publicApi<{ id: string }>('/workflows', {
+		method: 'POST',
+		body: {
+			name: 'Update Values with the field mapper',
+			nodes: [
+				{ id: 'u1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				updateNode('u2', 'Update the order', 0, { columns: valuesToUpdate(values, order.fields, ['Document Reference']) }),
+				updateNode('u3', 'Two thousand fields', 200, { fieldsFrom: 'fileType', fileType: typeLocator, columns: valuesToUpdate({}, big.fields) }),
+			],
+			connections: { Start: { main: [[{ node: 'Update the order', type: 'main', index: 0 }]] } },
+			settings: { executionOrder: 'v1' },
+		},
+	});
+	await page.goto(`${stack.n8n.url}/workflow/${created.id}`);
+	await openPanel(page, await shown(page, canvasNode(page, 'Update the order')));
+	const mapper = page.locator('[data-test-id="resource-mapper-container"]').first();
+	await mapper.waitFor({ timeout: 60_000 });
+	// Tall enough to show the panel whole: File, Define Values, Fields From and every field.
+	await page.setViewportSize({ width: 1440, height: 1520 });
+	await shoot(page, 'update-values-mapper.png');
+	await page.setViewportSize({ width: 1440, height: 900 });
+	await page.keyboard.press('Escape');
+	await page.getByText('Back to canvas').first().click({ timeout: 3000 }).catch(() => undefined);
+	const started = Date.now();
+	await openPanel(page, await shown(page, canvasNode(page, 'Two thousand fields')));
+	await page.locator('[data-test-id="add-fields-select"], [data-test-id="mapping-fields-container"]').first().waitFor({ timeout: 180_000 });
+	say(`    a node whose field list holds ${big.fields.length} fields (of 2,000; answer ${big.bytes} bytes in ${big.ms} ms) opened in ${Date.now() - started} ms`);
+	await page.keyboard.press('Escape');
 }
 
 /** A key that looks real (never sent anywhere: the sandbox is offline, or DNS answers nothing). */
@@ -262,6 +324,9 @@ async function main(): Promise<void> {
 			await openPanel(page, await shown(page, page.locator('[data-test-id="canvas-node"]').filter({ hasText: 'Get file values' }).first()));
 			await shoot(page, 'agent-tool-node.png');
 			await page.keyboard.press('Escape');
+
+			// Update Values' field mapper (typeVersion 2), and the time a 2,000-field list takes to open.
+			await mapperShots(page, stack);
 
 			// Last: it restarts n8n online (without the loopback guard) for the unknown-host picture.
 			await credentialTestShots(page, stack);

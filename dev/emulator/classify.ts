@@ -17,6 +17,7 @@ export function toDefinition(field: SchemaField): SchemaFieldDefinition {
 		enumValues: field.enumValues,
 		...(field.fieldSuggestion ? { fieldSuggestion: field.fieldSuggestion } : {}),
 		...(field.inlineListType ? { inlineListType: field.inlineListType } : {}),
+		...(field.readOnly === true ? { readOnly: true } : {}),
 	};
 }
 

@@ -21,6 +21,8 @@ export interface SchemaFieldDefinition {
 	value?: unknown;
 	enumValues?: string[];
 	inlineListType?: string;
+	/** Not in the specification: a field the service fills and a client may not write (README: Choices). */
+	readOnly?: boolean;
 }
 
 /** A field of a file's form values (spec "File form values": fields[]). */
@@ -35,6 +37,8 @@ export interface ExtractedField {
 	value: unknown;
 	/** For a table: its columns (value null); otherwise null. */
 	items: ExtractedField[] | null;
+	/** Present (true) only on a read-only field. */
+	readOnly?: boolean;
 }
 
 function normaliseTitle(title: string): string {
@@ -54,6 +58,7 @@ function describeField(field: SchemaFieldDefinition, value: unknown): ExtractedF
 		hidden: field.hidden ?? false,
 		value,
 		items: isTable(field) ? (field.items as SchemaFieldDefinition[]).map((child) => describeField(child, null)) : null,
+		...(field.readOnly === true ? { readOnly: true } : {}),
 	};
 }
 

@@ -1,6 +1,7 @@
 /** Seeded workspaces, keys, file types (with schema versions), workflows, subscriptions and
  * project settings. Ids are fixed so tests and demos can name them. */
 import { INVOICE_SCHEMA_FIELDS, RECEIPT_SCHEMA_FIELDS } from '../documents';
+import { PURCHASE_ORDER_SCHEMA_FIELDS } from '../purchase-order';
 import type { SchemaFieldDefinition } from './fill-fields';
 import type {
 	ApiKeyRecord,
@@ -34,6 +35,9 @@ export const SEED_IDS = {
 	invoiceSchemaV2A: '6650a00000000000000c0002',
 	receiptFileTypeA: '6650a00000000000000f0002',
 	receiptSchemaV1A: '6650a00000000000000c0003',
+	/** Purchase Order: a field of every kind, an enum, a table, a hidden and a read-only field. */
+	purchaseOrderFileTypeA: '6650a00000000000000f0003',
+	purchaseOrderSchemaV1A: '6650a00000000000000c0004',
 	invoiceFileTypeB: '6650b00000000000000f0001',
 	invoiceSchemaV1B: '6650b00000000000000c0001',
 	workflowA: '6650a00000000000000e0001',
@@ -42,7 +46,8 @@ export const SEED_IDS = {
 
 const SEED_TIME = '2026-01-05T09:00:00.000Z';
 
-function field(
+/** A schema field definition with every property the API lists (`extra` overrides). */
+export function field(
 	id: string,
 	title: string,
 	type: string,
@@ -68,7 +73,7 @@ function field(
 
 /** The seeded schemas are the fixtures' (dev/documents.ts), so the fixture documents
  * extract to the fixtures' expected values. */
-function fromDefinition(definition: SchemaFieldDefinition): SchemaField {
+export function fromDefinition(definition: SchemaFieldDefinition): SchemaField {
 	return field(definition.id ?? definition.title, definition.title, definition.type, definition.description ?? '', {
 		format: definition.format ?? (definition.type === 'DATE' ? 'YYYY-MM-DD' : null),
 		hidden: definition.hidden ?? false,
@@ -77,6 +82,7 @@ function fromDefinition(definition: SchemaFieldDefinition): SchemaField {
 		items: definition.items ? definition.items.map(fromDefinition) : null,
 		enumValues: definition.enumValues ?? [],
 		inlineListType: definition.inlineListType ?? (definition.items ? 'TABLE' : null),
+		...(definition.readOnly === true ? { readOnly: true } : {}),
 	});
 }
 
@@ -86,6 +92,10 @@ function invoiceFields(withLineItems: boolean): SchemaField[] {
 
 function receiptFields(): SchemaField[] {
 	return RECEIPT_SCHEMA_FIELDS.map(fromDefinition);
+}
+
+function purchaseOrderFields(): SchemaField[] {
+	return PURCHASE_ORDER_SCHEMA_FIELDS.map(fromDefinition);
 }
 
 function schemaVersion(
@@ -220,6 +230,9 @@ export function buildSeed(withData: boolean): SeedData {
 		fileType(SEED_IDS.receiptFileTypeA, a.id, 'Receipt', 'Till and card receipts', [
 			schemaVersion(SEED_IDS.receiptSchemaV1A, SEED_IDS.receiptFileTypeA, a, receiptFields(), 1, true, 'pending', 'Receipt'),
 		], 'pending', '2026-01-06T09:00:00.000Z'),
+		fileType(SEED_IDS.purchaseOrderFileTypeA, a.id, 'Purchase Order', 'Orders placed with suppliers', [
+			schemaVersion(SEED_IDS.purchaseOrderSchemaV1A, SEED_IDS.purchaseOrderFileTypeA, a, purchaseOrderFields(), 1, true, 'approved', 'Purchase Order'),
+		], 'approved', '2026-01-07T09:00:00.000Z'),
 		fileType(SEED_IDS.invoiceFileTypeB, b.id, 'Invoice', 'Invoices of workspace B', [
 			schemaVersion(SEED_IDS.invoiceSchemaV1B, SEED_IDS.invoiceFileTypeB, b, invoiceFields(true), 1, true, 'approved', 'Invoice'),
 		], 'approved', '2026-01-05T09:00:00.000Z'),

@@ -119,6 +119,7 @@ export function formValueJson(record: FormValueRecord, includeFullTableData: boo
 					? field.value.slice(0, TABLE_ROW_LIMIT)
 					: field.value,
 			items: field.items,
+			...(field.readOnly === true ? { readOnly: true } : {}),
 		})),
 		metadata: { ...record.metadata },
 	};

@@ -75,6 +75,8 @@ export interface SchemaField {
 	value: unknown;
 	enumValues: string[];
 	inlineListType: string | null;
+	/** Not in the specification: our documented choice for a field the service fills and a client may not write (README: Choices). */
+	readOnly?: boolean;
 }
 
 /** A field as filled for one file (response side: type lower case). */

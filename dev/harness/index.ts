@@ -30,7 +30,7 @@ export type {
 	WorkflowNodeJson,
 } from './engine';
 export type { LogLine } from './logger';
-export { listSearch, loadOptions } from './methods';
+export { listSearch, loadOptions, resourceMapping } from './methods';
 export type { NodeMethodOptions } from './methods';
 export { DEFAULT_TRIGGER_NAME, activatePollTrigger, pollTrigger } from './poll';
 export type { ActivePollTrigger, PollTriggerOptions, PollTriggerResult, StaticDataHost } from './poll';
@@ -39,3 +39,5 @@ export type { LoadedPackage, PackageFiles } from './registry';
 export { openSession } from './session';
 export { forgetPackageRateLimits, installFakeWaitClock, installRecordingWaitClock } from './wait-clock';
 export type { FakeWaitClock, RecordingWaitClock } from './wait-clock';
+export { activateWebhookTrigger } from './webhook';
+export type { ActiveWebhookTrigger, WebhookCall, WebhookTriggerOptions } from './webhook';

@@ -1,6 +1,6 @@
 /**
- * loadOptions() / listSearch(): what the editor calls to fill a dropdown or a resource locator
- * list. As in the n8n application (DynamicNodeParametersService): a temporary workflow holding
+ * loadOptions() / listSearch() / resourceMapping(): what the editor calls to fill a dropdown, a
+ * resource locator list or a resource mapper's fields. As in the n8n application (DynamicNodeParametersService): a temporary workflow holding
  * the node with the parameters the user has entered so far, and n8n-core's LoadOptionsContext.
  */
 import './container';
@@ -13,6 +13,7 @@ import type {
 	INodeParameters,
 	INodePropertyOptions,
 	INodeType,
+	ResourceMapperFields,
 } from 'n8n-workflow';
 import { UnexpectedError, Workflow } from 'n8n-workflow';
 
@@ -88,4 +89,19 @@ export async function listSearch(
 	const method = nodeType.methods?.listSearch?.[options.method];
 	if (!method) throw new UnexpectedError(`Node has no listSearch method "${options.method}"`);
 	return await method.call(context, options.filter, options.paginationToken);
+}
+
+/**
+ * Calls `methods.resourceMapping[method]` as n8n's REST endpoint for the editor does
+ * (POST /rest/dynamic-node-parameters/resource-mapper-fields), path `parameters.columns` unless
+ * given, and keeps the first field of each id as n8n does
+ * (DynamicNodeParametersService.removeDuplicateResourceMappingFields).
+ */
+export async function resourceMapping(options: NodeMethodOptions): Promise<ResourceMapperFields> {
+	const { context, nodeType } = await prepare({ ...options, path: options.path ?? 'parameters.columns' });
+	const method = nodeType.methods?.resourceMapping?.[options.method];
+	if (!method) throw new UnexpectedError(`Node has no resourceMapping method "${options.method}"`);
+	const answer = await method.call(context);
+	const seen = new Set<string>();
+	return { ...answer, fields: answer.fields.filter((field) => !seen.has(field.id) && Boolean(seen.add(field.id))) };
 }

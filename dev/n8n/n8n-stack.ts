@@ -81,6 +81,20 @@ export function readExample(fileName: string, apiUrl?: string): WorkflowJson {
 	return JSON.parse(text) as WorkflowJson;
 }
 
+export const CALLBACK_TRIGGER_TYPE = `${PACKAGE_NAME}.documentExtractionCallbackTrigger`;
+export const CALLBACK_EXAMPLE = 'callback-trigger-on-processed-files.json';
+
+/**
+ * The Production URL of the Callback Trigger example in an n8n at `n8nUrl` (its webhookId is in
+ * the example): `npm start` makes it the emulator key's default callback URL, as a user sets the
+ * dashboard's, so that every upload calls the example once it is published.
+ */
+export function exampleCallbackUrl(n8nUrl: string): string {
+	const trigger = readExample(CALLBACK_EXAMPLE).nodes.find((node) => node.type === CALLBACK_TRIGGER_TYPE);
+	if (typeof trigger?.webhookId !== 'string') throw new Error(`${CALLBACK_EXAMPLE} has no Callback Trigger with a webhookId`);
+	return `${n8nUrl.replace(/\/$/, '')}/webhook/${trigger.webhookId}/callback`;
+}
+
 export function findNode(workflow: WorkflowJson, name: string): WorkflowJson['nodes'][number] {
 	const node = workflow.nodes.find((candidate) => candidate.name === name);
 	if (!node) throw new Error(`workflow "${workflow.name}" has no node "${name}" (it has ${workflow.nodes.map((n) => n.name).join(', ')})`);

@@ -8,8 +8,9 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { nodeProperties } from './actions/node.description';
 import { router } from './actions/router';
-import { listSearch, loadOptions } from './methods';
+import { listSearch, loadOptions, resourceMapping } from './methods';
 import { withRunScope } from '../shared/run';
+import { DEFAULT_NODE_VERSION, NODE_VERSIONS } from '../shared/versions';
 import { credentialTest } from '../shared/credentialTest';
 
 export class DocumentExtraction implements INodeType {
@@ -21,7 +22,9 @@ export class DocumentExtraction implements INodeType {
 			dark: 'file:../../icons/documentExtraction.dark.svg',
 		},
 		group: ['transform'],
-		version: 1,
+		// 2: Update Values with the file's fields (the field mapper), values typed by their fields (docs/versioning.md).
+		version: NODE_VERSIONS,
+		defaultVersion: DEFAULT_NODE_VERSION,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		// Shown where the node stands alone (its Tool in an AI agent's tools panel); the nodes panel's
 		// merged entry shows the trigger's description instead.
@@ -36,7 +39,7 @@ export class DocumentExtraction implements INodeType {
 		properties: nodeProperties,
 	};
 
-	methods = { listSearch, loadOptions, credentialTest };
+	methods = { listSearch, loadOptions, resourceMapping, credentialTest };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await withRunScope(this, async () => await router.call(this));

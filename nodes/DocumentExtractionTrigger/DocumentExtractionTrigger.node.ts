@@ -7,6 +7,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { withRunScope } from '../shared/run';
+import { DEFAULT_NODE_VERSION, NODE_VERSIONS } from '../shared/versions';
 import { triggerProperties } from './description';
 import { getFileClasses } from './methods';
 import { pollDocuments } from './poll';
@@ -21,7 +22,9 @@ export class DocumentExtractionTrigger implements INodeType {
 			dark: 'file:../../icons/documentExtraction.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// 2: Include Extracted Values typed by their fields (docs/versioning.md).
+		version: NODE_VERSIONS,
+		defaultVersion: DEFAULT_NODE_VERSION,
 		subtitle: '={{ $parameter["event"] === "fileUpdated" ? "File Updated" : "File Processed" }}',
 		// n8n's nodes panel merges this trigger with the Document Extraction node into one entry and
 		// shows this description there, as it does for Gmail and Airtable: n8n's trigger wording, short.

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { includeValuesOption } from '../shared/output/documentItem';
 import { optionsCollection } from '../shared/requestOptions';
 
 export const triggerProperties: INodeProperties[] = [
@@ -83,14 +84,7 @@ export const triggerProperties: INodeProperties[] = [
 		],
 	},
 	optionsCollection([
-		{
-			displayName: 'Include Extracted Values',
-			name: 'includeValues',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to add the extracted values to each document, simplified to { field title: value } (tables as lists of row objects). Costs one more request per document.',
-		},
+		includeValuesOption,
 		{
 			displayName: 'Max Documents per Poll',
 			name: 'maxDocumentsPerPoll',

@@ -132,7 +132,6 @@ export const OUTPUT_LIMITS = {
 	maxSimplifyNotes: 20,
 } as const;
 
-
 /** Items: Batching, Return All / Limit, Delete's batches. */
 export const ITEM_LIMITS = {
 	/** Items per Batch of a Batching option added but not filled in … */
@@ -194,6 +193,27 @@ export const TEXT_LIMITS = {
 	causeDepth: 5,
 } as const;
 
+/**
+ * A file type's fields (schema) as the editor's field mapper, Update Values' checks and typed
+ * values read them (nodes/shared/schema/): what the service's schema can make them do.
+ */
+export const SCHEMA_LIMITS = {
+	/** Fields the field mapper lists at most; a file type with more asks for Using JSON or Map Automatically. */
+	maxMapperFields: 5000,
+	/** File types asked per request when looking one up (by ID or schema ID): the lookup stops at the page that has it. */
+	fileTypeLookupPageSize: 25,
+	/** Rows a table value written by Update Values may hold. */
+	maxTableRows: 10_000,
+	/** Columns a table field's label in the mapper names, before "…". */
+	tableColumnsInLabel: 6,
+	/** Allowed values of a choice field named in a message, before "…". */
+	choicesInMessage: 20,
+	/** Lookups (a file's schema, a file type's fields) one node run keeps for its items; past it, each item asks again. */
+	runCacheEntries: 1000,
+	/** Text longer than this is left as text by typed values (a number, true/false, a date is never longer). */
+	maxTypedTextChars: 64,
+} as const;
+
 // -------------------------------------------------------------------------------------------------
 // Paging and the trigger: how many requests a list may take, and what the trigger keeps between
 // polls. The paging guard (nodes/shared/paging.ts) applies the request caps; docs/reliability.md
@@ -214,10 +234,7 @@ export const TRIGGER_LIMITS = {
 	maxListRequestsPerPoll: 200,
 	/** A file dated later than n8n's clock plus this waits (with every file after it) until then. */
 	futureToleranceMs: 10 * 60 * 1000,
-	/**
-	 * The cursor never passes n8n's clock minus this: a file the service makes visible a little
-	 * after its timestamp (a slow commit) is still ahead of the cursor when it appears.
-	 */
+	/** The cursor never passes n8n's clock minus this: a file the service makes visible a little after its timestamp (a slow commit) is still ahead of the cursor when it appears. */
 	cursorLagMs: 5_000,
 	/** Files emitted (or passed at activation) while dated after the cursor's limit, kept with their timestamps until the cursor passes them (about 80 KB). */
 	maxEarly: 1000,
@@ -251,4 +268,32 @@ export const TRIGGER_LIMITS = {
 	pollBudgetShare: 0.75,
 	/** A poll's time when n8n does not say (n8n 1.x has no getPollBudgetMs): n8n 2.x's default. */
 	defaultPollBudgetMs: 5 * 60 * 1000,
+} as const;
+
+// -------------------------------------------------------------------------------------------------
+// The Callback Trigger: how soon it answers the service, and what it keeps to recognise a callback
+// it has already handled. docs/callback-trigger.md ("Bounds") and docs/reliability.md name each.
+// -------------------------------------------------------------------------------------------------
+
+export const CALLBACK_LIMITS = {
+	/**
+	 * A callback is answered within this, whatever the API does (the service gives up after 30 s):
+	 * the check through the API (the upload's status and its files' records) must end by then, else
+	 * the answer is 503 and the service calls again later.
+	 */
+	answerWithinMs: 10_000,
+	/** Retry-After of a 503 answer, in seconds (the service may use its own backoff instead). */
+	retryAfterSeconds: 30,
+	/** Default of History Size: uploads (and steps) remembered to recognise a repeated callback (about 41 KB of static data). */
+	defaultHistorySize: 1000,
+	/** Highest History Size accepted (about 410 KB of static data, written on every emission). */
+	maxHistorySize: 10_000,
+	/** Trigger nodes whose memory (checks in flight, recent uploads) one n8n process keeps; the least recently called is dropped. */
+	maxScopesInMemory: 100,
+	/** A body n8n hands over as text (a content type other than JSON) is read as JSON up to this many characters. */
+	maxTextBodyChars: 65_536,
+	/** A step name longer than this (or with other characters than letters, digits, _ . -) is not read from a callback. */
+	maxStepNameLength: 64,
+	/** Values requests (Include Extracted Values) run side by side, after the callback is answered. */
+	valuesConcurrency: 4,
 } as const;

@@ -1,6 +1,6 @@
-import type { IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import type { ApiContext } from './run';
 import { secretsOf } from './run';
 import { scrubError } from './transport';
 
@@ -10,7 +10,7 @@ import { scrubError } from './transport';
  * line in its description.
  */
 export function asNodeError(
-	context: IExecuteFunctions | IPollFunctions,
+	context: ApiContext,
 	error: unknown,
 	itemIndex?: number,
 ): NodeApiError | NodeOperationError {

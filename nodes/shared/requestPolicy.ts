@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { ANSWER_LIMITS, SPEED_LIMITS, WAIT_LIMITS } from './limits';
 import type { NumberRange } from './parameters';
@@ -16,12 +16,12 @@ import { cancelSignalOf, requestPolicy } from './run';
 
 /**
  * Where a run starts, its request policy is built: the router for each item of the action node
- * (itemPolicy), the trigger for each poll (pollPolicy), an editor method for each lookup
- * (editorPolicy). The options are read and checked here, once; the API layer and the request path
+ * (itemPolicy), the trigger for each poll (pollPolicy), the Callback Trigger for each call
+ * (callbackPolicy), an editor method for each lookup (editorPolicy). The options are read and checked here, once; the API layer and the request path
  * below only apply the policy they are handed.
  */
 
-type OptionsContext = IExecuteFunctions | IPollFunctions;
+type OptionsContext = IExecuteFunctions | IPollFunctions | IWebhookFunctions;
 
 /**
  * One option, checked by the parameters module: a number (or text holding one, as an expression
@@ -125,6 +125,15 @@ export function pollPolicy(context: IPollFunctions, waitDeadlineAt: number): Req
 		waitDeadline: { at: waitDeadlineAt, note: 'Waiting that long would go past the time n8n gives this poll' },
 		cancelSignal: cancelSignalOf(context),
 	});
+}
+
+/**
+ * The policy of one call of the Callback Trigger, from its options. The check that must end before
+ * the call is answered passes its own deadline with each request (the API layer's `deadline`);
+ * what comes after the answer (values) has the options' bounds.
+ */
+export function callbackPolicy(context: IWebhookFunctions): RequestPolicy {
+	return requestPolicy(readRequestLimits(context, undefined), { itemIndex: undefined, waitDeadline: undefined, cancelSignal: undefined });
 }
 
 /**

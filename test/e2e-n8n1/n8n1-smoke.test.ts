@@ -31,8 +31,10 @@ import {
 } from '../../dev/n8n/n8n-stack';
 import type { N8nInstance } from '../../dev/n8n/n8n-launcher';
 import { e2eRuntime, runWorkflowOn, uploadToEmulator, versionEnv, waitFor, waitForExecutionData } from '../e2e/helpers';
+import { describeFieldMapperInRealN8n } from '../e2e/resource-mapper-cases';
 
 const BAD_KEY_CREDENTIAL = { id: 'dexBadKeyCred001', name: 'Emulator, unknown key' };
+const WORKSPACE_B_CREDENTIAL = { id: 'dexWorkspaceBCred', name: 'Emulator, workspace B' };
 const UNKNOWN_KEY = 'dex_test_wsA_unknown_0000000000000000';
 
 const DISK = readExample('extract-documents-from-disk.json');
@@ -77,6 +79,7 @@ describe(`the package in n8n ${process.env.N8N_E2E_VERSION} (n8n start, communit
 		emulator = await startEmulator({ processingDelayMs: 300 });
 		await importCredentialsAndWorkflows(cli, emulator, [DISK, TRIGGER, SUBSCRIPTION], [
 			emulatorCredential(emulator.apiUrl, UNKNOWN_KEY, BAD_KEY_CREDENTIAL.id, BAD_KEY_CREDENTIAL.name),
+			emulatorCredential(emulator.apiUrl, SEEDED_KEYS.workspaceB, WORKSPACE_B_CREDENTIAL.id, WORKSPACE_B_CREDENTIAL.name),
 		]);
 		// n8n 1.x activates with update:workflow --active=true (2.x: publish:workflow).
 		if (isV1()) {
@@ -87,6 +90,8 @@ describe(`the package in n8n ${process.env.N8N_E2E_VERSION} (n8n start, communit
 		}
 		n8n = await startN8n({ userFolder: prepared.userFolder, runtime: prepared.runtime, env });
 	});
+
+	describeFieldMapperInRealN8n(() => ({ n8n, runtime: prepared.runtime, emulator, credential: WORKSPACE_B_CREDENTIAL }));
 
 	afterAll(async () => {
 		await n8n?.stop();

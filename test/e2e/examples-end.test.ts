@@ -18,10 +18,11 @@ import * as path from 'node:path';
 
 import { startEmulator, type Emulator } from '../../dev/emulator';
 import { INVOICE_EXPECTED, INVOICE_PDF_FILE_NAME, RECEIPT_EXPECTED, RECEIPT_FILE_NAME } from '../../dev/documents';
-import { runWorkflow, type PackageFiles, type RunWorkflowResult, type WorkflowJson } from '../../dev/harness';
+import { activateWebhookTrigger, runWorkflow, type PackageFiles, type RunWorkflowResult, type WorkflowJson } from '../../dev/harness';
+import { uploadToEmulator } from '../../dev/emulator/client';
 import { ensureN8n } from '../../dev/n8n/n8n-runtime';
 import { AGENT_EXAMPLE } from '../../dev/model/chat-model';
-import { EXAMPLES_DIR, readExample } from '../../dev/n8n/n8n-stack';
+import { CALLBACK_TRIGGER_TYPE, EXAMPLES_DIR, readExample } from '../../dev/n8n/n8n-stack';
 
 const DOCUMENTS = path.join(EXAMPLES_DIR, 'documents');
 /** Node runs an example may take before it is stopped: several times what each needs here. */
@@ -97,6 +98,7 @@ const RUN_HERE = [
 	'query-invoice-totals.json',
 	'report-export-status.json',
 	'trigger-on-processed-files.json',
+	'callback-trigger-on-processed-files.json',
 ];
 
 test('every example is run to its end here, or (the agent) in test/e2e/ai.test.ts', () => {
@@ -184,6 +186,41 @@ describe('each example ends on the emulator, failing documents included', () => 
 			expect(empty.requests.filter((entry) => entry.method !== 'GET')).toEqual([]);
 		} finally {
 			await empty.close();
+		}
+	});
+
+	test('callback-trigger-on-processed-files.json: published, the emulator calls it back after an upload; the document is reported once', async () => {
+		const workflow = example('callback-trigger-on-processed-files.json');
+		const triggerNode = workflow.nodes.find((node) => node.type === CALLBACK_TRIGGER_TYPE)!;
+		const trigger = await activateWebhookTrigger({
+			type: 'documentExtractionCallbackTrigger',
+			parameters: triggerNode.parameters,
+			webhookId: String(triggerNode.webhookId),
+			nodeName: triggerNode.name,
+			credentials: { documentExtractionApi: { apiKey: emulator.keys.readWrite, instance: 'default', baseUrl: emulator.apiUrl } },
+		});
+		try {
+			emulator.setDefaultCallbackUrl(emulator.keys.readWrite, trigger.localUrl);
+			const uploadId = await uploadToEmulator(emulator, emulator.keys.readWrite, RECEIPT_FILE_NAME, fs.readFileSync(path.join(DOCUMENTS, RECEIPT_FILE_NAME)));
+			await emulator.idle();
+			for (let waited = 0; trigger.emissions().length === 0 && waited < 100; waited++) await new Promise((resolve) => setTimeout(resolve, 100));
+			await trigger.settled();
+			expect(trigger.emissions()).toHaveLength(1);
+			const emitted = trigger.items();
+			expect(emitted.map((item) => item.json)).toEqual([expect.objectContaining({ uploadId, status: 'processed', values: RECEIPT_EXPECTED })]);
+			// The rest of the workflow, from what the trigger emitted (the trigger stands in as a pass-through start).
+			const rest = { ...workflow, nodes: workflow.nodes.map((node) => (node === triggerNode ? { ...node, type: 'n8n-nodes-base.noOp', parameters: {} } : node)) };
+			const result = await runWorkflow(rest, {
+				credentials: { documentExtractionApi: { apiKey: emulator.keys.readWrite, instance: 'default', baseUrl: emulator.apiUrl } },
+				startNode: triggerNode.name,
+				inputItems: emitted,
+				maxNodeRuns: MAX_NODE_RUNS,
+			});
+			expect(result.status).toBe('success');
+			expect(json(result, 'Report export completed')).toEqual([expect.objectContaining({ fileId: emitted[0].json.fileId, integrationExportStatus: 'completed' })]);
+		} finally {
+			emulator.setDefaultCallbackUrl(emulator.keys.readWrite, undefined);
+			await trigger.close();
 		}
 	});
 

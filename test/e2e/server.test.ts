@@ -29,6 +29,7 @@ import {
 	type WorkflowJson,
 } from '../../dev/n8n/n8n-stack';
 import { e2eRuntime, megabytes, uploadToEmulator, waitFor } from './helpers';
+import { describeFieldMapperInRealN8n } from './resource-mapper-cases';
 
 const LARGE_FILE_BYTES = 300 * 1024 * 1024;
 const PART_SIZE_BYTES = 10 * 1024 * 1024;
@@ -175,6 +176,8 @@ describe('the package under n8n start', () => {
 			],
 		});
 	});
+
+	describeFieldMapperInRealN8n(() => ({ n8n: stack.n8n, runtime: stack.runtime, emulator: stack.emulator, credential: WORKSPACE_B_CREDENTIAL }));
 
 	afterAll(async () => {
 		await stack?.stop();

@@ -31,8 +31,8 @@ describe('subscription, project settings, file types, workflows, directories, sc
 
 	test('GET /file-type lists the workspace types with their current schema version', async () => {
 		const reply = await call(emu, 'GET', '/file-type');
-		expect(reply.body).toMatchObject({ count: 2, currentPage: 1 });
-		expect(reply.body.fileTypes.map((type: Json) => type.name)).toEqual(['Invoice', 'Receipt']);
+		expect(reply.body).toMatchObject({ count: 3, currentPage: 1 });
+		expect(reply.body.fileTypes.map((type: Json) => type.name)).toEqual(['Invoice', 'Receipt', 'Purchase Order']);
 		const invoice = reply.body.fileTypes[0];
 		expect(invoice).toMatchObject({ id: SEED_IDS.invoiceFileTypeA, isDeleted: false, isPublished: true, usageApprovalState: 'approved' });
 		expect(invoice.currentSchemaVersion).toMatchObject({ id: SEED_IDS.invoiceSchemaV2A, isCurrentVersion: true, versionNumber: 2, state: 'active', blueprintId: SEED_IDS.invoiceFileTypeA });
@@ -45,9 +45,9 @@ describe('subscription, project settings, file types, workflows, directories, sc
 
 	test('file types: page/limit/sortBy/sortOrder, cursor accepted and ignored, invalid values 422', async () => {
 		const desc = await call(emu, 'GET', '/file-type', { query: { sortBy: 'name', sortOrder: 'DESC' } });
-		expect(desc.body.fileTypes.map((type: Json) => type.name)).toEqual(['Receipt', 'Invoice']);
+		expect(desc.body.fileTypes.map((type: Json) => type.name)).toEqual(['Receipt', 'Purchase Order', 'Invoice']);
 		const page2 = await call(emu, 'GET', '/file-type', { query: { page: '2', limit: '1' } });
-		expect(page2.body).toMatchObject({ count: 2, currentPage: 2 });
+		expect(page2.body).toMatchObject({ count: 3, currentPage: 2 });
 		expect(page2.body.fileTypes.map((type: Json) => type.name)).toEqual(['Receipt']);
 		const cursor = await call(emu, 'GET', '/file-type', { query: { cursor: '', limit: '1' } });
 		expect(Object.keys(cursor.body).sort()).toEqual(['count', 'currentPage', 'fileTypes']);

@@ -33,7 +33,7 @@ describe('File Type > Get Many', () => {
 		const { items, error } = await runOperation(emulator, 'fileType', 'getMany', { returnAll: true });
 
 		expect(error).toBeUndefined();
-		expect(items.map((item) => item.json.name)).toEqual(['Invoice', 'Receipt']);
+		expect(items.map((item) => item.json.name)).toEqual(['Invoice', 'Receipt', 'Purchase Order']);
 		expect(items[0].json).toMatchObject({
 			id: SEED_IDS.invoiceFileTypeA,
 			blueprintId: SEED_IDS.invoiceFileTypeA,
@@ -67,8 +67,8 @@ describe('File Type > Get Many', () => {
 		const { items, error } = await runOperation(emulator, 'fileType', 'getMany', { returnAll: true });
 
 		expect(error).toBeUndefined();
-		expect(items).toHaveLength(205);
-		expect(new Set(items.map((item) => item.json.id)).size).toBe(205);
+		expect(items).toHaveLength(206);
+		expect(new Set(items.map((item) => item.json.id)).size).toBe(206);
 		const pages = emulator.requests.filter((entry) => entry.host === 'api').map((entry) => entry.query);
 		expect(pages.map((query) => [query.page, query.limit])).toEqual([
 			['1', '100'],
@@ -197,6 +197,7 @@ describe('File type pickers', () => {
 		});
 		expect(all.results).toEqual([
 			{ name: 'Invoice (v2.0, approved)', value: SEED_IDS.invoiceFileTypeA },
+			{ name: 'Purchase Order (v1.0, approved)', value: SEED_IDS.purchaseOrderFileTypeA },
 			{ name: 'Receipt (v1.0, pending)', value: SEED_IDS.receiptFileTypeA },
 		]);
 
@@ -219,7 +220,7 @@ describe('File type pickers', () => {
 			parameters: { resource: 'query', operation: 'execute' },
 		});
 
-		expect(options).toHaveLength(122);
+		expect(options).toHaveLength(123);
 		expect(options.find((option) => option.value === SEED_IDS.invoiceFileTypeA)).toMatchObject({
 			name: 'Invoice (v2.0, approved)',
 		});

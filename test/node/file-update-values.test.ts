@@ -1,13 +1,24 @@
 import { randomUUID } from 'node:crypto';
 
+import type { IDataObject } from 'n8n-workflow';
+
 import { call } from '../emulator/test-helpers';
 import { INVOICE_EXPECTED } from '../../dev/documents';
 import type { SeededFile } from './file-operations-support';
 import { byId, runFileOperation, seedFile } from './file-operations-support';
+import type { OperationRunOptions } from './run-operation';
 import { requestsTo, useEmulator } from './support';
 
 const emulator = useEmulator();
 let file: SeededFile;
+
+/**
+ * Update Values as workflows saved with typeVersion 1 have it (titles and value types by hand):
+ * they keep running unchanged now that new nodes get typeVersion 2 (update-values-mapper.test.ts).
+ */
+async function updateValuesV1(parameters: IDataObject, options: OperationRunOptions = {}) {
+	return await runFileOperation(emulator, 'updateValues', parameters, { typeVersion: 1, ...options });
+}
 
 beforeEach(async () => {
 	file = await seedFile(emulator);
@@ -21,9 +32,9 @@ async function storedValues(fileId: string): Promise<Record<string, unknown>> {
 	return Object.fromEntries(fields.map((field) => [field.title, field.value]));
 }
 
-describe('File > Update Values', () => {
+describe('File > Update Values, typeVersion 1 (saved workflows)', () => {
 	it('writes typed values given field by field and outputs the values as they now stand', async () => {
-		const { items, error } = await runFileOperation(emulator, 'updateValues', {
+		const { items, error } = await updateValuesV1({
 			fileId: byId(file.fileId),
 			inputMode: 'fields',
 			fields: {
@@ -60,7 +71,7 @@ describe('File > Update Values', () => {
 	});
 
 	it('accepts raw JSON: a { title: value } object, a list of { title, value } and { fields: [...] }', async () => {
-		const asMap = await runFileOperation(emulator, 'updateValues', {
+		const asMap = await updateValuesV1({
 			fileId: byId(file.fileId),
 			inputMode: 'json',
 			valuesJson: JSON.stringify({ Tax: 1, Currency: 'EUR' }),
@@ -70,16 +81,14 @@ describe('File > Update Values', () => {
 		expect(asMap.items[0].json.updatedFields).toEqual(['Tax', 'Currency']);
 		expect(Array.isArray(asMap.items[0].json.formValues)).toBe(true);
 
-		const asList = await runFileOperation(emulator, 'updateValues', {
+		const asList = await updateValuesV1({
 			fileId: byId(file.fileId),
 			inputMode: 'json',
 			valuesJson: '[{ "title": "Tax", "value": 2 }]',
 		});
 		expect(asList.error).toBeUndefined();
 
-		const wrapped = await runFileOperation(
-			emulator,
-			'updateValues',
+		const wrapped = await updateValuesV1(
 			{ fileId: byId(file.fileId), inputMode: 'json', valuesJson: '={{ $json.body }}' },
 			{ inputItems: [{ json: { body: { fields: [{ title: 'Line Items', value: [{ Description: 'Only row', Quantity: 1, 'Unit Price': 3, Amount: 3 }] }] } } }] },
 		);
@@ -92,7 +101,7 @@ describe('File > Update Values', () => {
 	});
 
 	it('names a value that is not of its type before sending anything', async () => {
-		const { error } = await runFileOperation(emulator, 'updateValues', {
+		const { error } = await updateValuesV1({
 			fileId: byId(file.fileId),
 			fields: { field: [{ title: 'Total Amount', valueType: 'number', value: 'twelve' }] },
 		});
@@ -101,7 +110,7 @@ describe('File > Update Values', () => {
 	});
 
 	it('rejects JSON that is not valid, and a file ID that is not a UUID, before any request', async () => {
-		const badJson = await runFileOperation(emulator, 'updateValues', {
+		const badJson = await updateValuesV1({
 			fileId: byId(file.fileId),
 			inputMode: 'json',
 			valuesJson: '{ "Tax": ',
@@ -109,7 +118,7 @@ describe('File > Update Values', () => {
 		expect(badJson.error?.message).toContain('Invalid Values (JSON) in item 0: expected valid JSON');
 
 		// By ID is checked in the editor too; an expression gets past that check, so the node checks again.
-		const badId = await runFileOperation(emulator, 'updateValues', {
+		const badId = await updateValuesV1({
 			fileId: byId('={{ "INV-2024-0042" }}'),
 			fields: { field: [{ title: 'Tax', valueType: 'number', value: '1' }] },
 		});
@@ -120,7 +129,7 @@ describe('File > Update Values', () => {
 	});
 
 	it("shows the API's 422 for a field the file does not have, with its pointer", async () => {
-		const { error } = await runFileOperation(emulator, 'updateValues', {
+		const { error } = await updateValuesV1({
 			fileId: byId(file.fileId),
 			fields: { field: [{ title: 'Shoe Size', value: '42' }] },
 		});
@@ -131,9 +140,7 @@ describe('File > Update Values', () => {
 
 	it('with Continue On Fail, a missing file (404) becomes an error item paired with its input', async () => {
 		const missing = randomUUID();
-		const { items, error } = await runFileOperation(
-			emulator,
-			'updateValues',
+		const { items, error } = await updateValuesV1(
 			{
 				fileId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
 				fields: { field: [{ title: 'Tax', valueType: 'number', value: '5' }] },
@@ -149,16 +156,16 @@ describe('File > Update Values', () => {
 	});
 });
 
-describe('File > Update Values refuses choices it does not offer before any request', () => {
+describe('File > Update Values, typeVersion 1, refuses choices it does not offer before any request', () => {
 	it('a Define Values mode other than Field by Field or Using JSON', async () => {
-		const { error } = await runFileOperation(emulator, 'updateValues', { fileId: byId(file.fileId), inputMode: 'xml' });
+		const { error } = await updateValuesV1({ fileId: byId(file.fileId), inputMode: 'xml' });
 
 		expect(error?.message).toBe('Invalid Define Values in item 0: expected one of fields, json, got "xml"');
 		expect(emulator.requests).toHaveLength(0);
 	});
 
 	it('a Value Type the list does not offer, naming the field', async () => {
-		const { error } = await runFileOperation(emulator, 'updateValues', {
+		const { error } = await updateValuesV1({
 			fileId: byId(file.fileId),
 			inputMode: 'fields',
 			fields: { field: [{ title: 'Due Date', valueType: 'date', value: '2026-01-01' }] },

@@ -11,6 +11,8 @@ export interface OperationRunOptions {
 	continueOnFail?: boolean;
 	inputItems?: INodeExecutionData[];
 	binaryDataMode?: BinaryDataMode;
+	/** The node's typeVersion (default: the newest). */
+	typeVersion?: number;
 }
 
 export async function runOperation(
@@ -22,6 +24,7 @@ export async function runOperation(
 ): Promise<RunNodeResult> {
 	return await runNode({
 		type: 'documentExtraction',
+		typeVersion: options.typeVersion,
 		parameters: { resource, operation, ...parameters },
 		credentials: credentialsFor(emulator, options.apiKey),
 		inputItems: options.inputItems,

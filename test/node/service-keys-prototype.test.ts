@@ -197,11 +197,12 @@ describe('extracted values', () => {
 		expectKeptAsData(items[0].json);
 	});
 
-	/** The next values answer adds fields titled with the hostile keys, and two tables holding them. */
-	function hostileTitles(): void {
+	/** The next values answers (`count`) add fields titled with the hostile keys, and two tables holding them. */
+	function hostileTitles(count = 1): void {
 		emulator.faults.editAnswerNext({
 			method: 'GET',
 			path: /\/values$/,
+			count,
 			edit: (body) => {
 				const answer = body as { values: { formValues: Array<{ fields: unknown[] }> } };
 				for (const form of answer.values.formValues) {
@@ -237,8 +238,9 @@ describe('extracted values', () => {
 
 	it.each([false, true])('File > Update Values (the values read back, Simplify %s)', async (simplify) => {
 		const file = await seedFile(emulator);
-		if (simplify) hostileTitles();
-		else hostileAnswers(/\/values$/, isFormRecord, 1, 'GET');
+		// Both reads: the file's fields, checked before the write (typeVersion 2), and the values read back.
+		if (simplify) hostileTitles(2);
+		else hostileAnswers(/\/values$/, isFormRecord, 2, 'GET');
 
 		const items = checkItems(
 			await runOperation(emulator, 'file', 'updateValues', {

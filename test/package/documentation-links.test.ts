@@ -69,9 +69,9 @@ describe('documentation links in the editor', () => {
 		expect(credentialTypes.documentExtractionApi.documentationUrl).toBe(readmeSection('credentials'));
 	});
 
-	it('both codex files link the README: the credential, each node\'s own section, the query configuration and the examples', async () => {
+	it('the codex files link the README: the credential, each node\'s own section, the query configuration, the examples, the Callback Trigger\'s page', async () => {
 		const codex = await builtCodexFiles();
-		const [nodeFile, triggerFile] = packageJson.n8n.nodes;
+		const [nodeFile, triggerFile, callbackTriggerFile] = packageJson.n8n.nodes;
 		const urls = (file: string, kind: string) => (codex.get(file)?.resources?.[kind] ?? []).map((resource) => resource.url);
 
 		expect(urls(nodeFile, 'credentialDocumentation')).toEqual([readmeSection('credentials')]);
@@ -79,6 +79,9 @@ describe('documentation links in the editor', () => {
 		expect(urls(nodeFile, 'generic')).toEqual([readmeSection('query-configuration'), readmeSection('examples')]);
 		expect(urls(triggerFile, 'credentialDocumentation')).toEqual([readmeSection('credentials')]);
 		expect(urls(triggerFile, 'primaryDocumentation')).toEqual([readmeSection('trigger')]);
+		expect(urls(callbackTriggerFile, 'credentialDocumentation')).toEqual([readmeSection('credentials')]);
+		expect(urls(callbackTriggerFile, 'primaryDocumentation')).toEqual([readmeSection('which-trigger-to-pick')]);
+		expect(urls(callbackTriggerFile, 'generic')).toEqual([`${REPOSITORY_URL}/blob/HEAD/docs/callback-trigger.md`]);
 	});
 
 	it('the codex files as committed are what the build copies', async () => {

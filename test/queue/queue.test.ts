@@ -6,6 +6,9 @@
  * - the trigger, activated on main, while both workers run its executions: 300 documents arrive
  *   over several polls and main is restarted half way; every document is emitted once, reported
  *   once, and every execution was enqueued by main and run by a worker;
+ * - the Callback Trigger on main (the emulator calls main's URL), executions on the workers: 20
+ *   documents, main restarted while their callbacks arrive (the emulator retries what main could not
+ *   answer), each document emitted and reported exactly once, also with duplicate deliveries;
  * - a worker SIGKILLed in the middle of a multipart upload: the other worker runs the next
  *   execution, n8n marks the interrupted one failed; n8n's retry of it runs nothing (n8n kept no
  *   run data) and a new run creates exactly one document.
@@ -19,6 +22,8 @@ import * as path from 'node:path';
 import { SEEDED_KEYS, waitForRequest } from '../../dev/emulator';
 import { INVOICE_EXPECTED, INVOICE_FILE_NAME, INVOICE_PDF_FILE_NAME } from '../../dev/documents';
 import {
+	CALLBACK_EXAMPLE,
+	exampleCallbackUrl,
 	executionOutput,
 	findNode,
 	listExecutions,
@@ -43,6 +48,9 @@ findNode(TRIGGER, TRIGGER_NODE).parameters.pollTimes = {
 const LARGE_BYTES = 150 * 1024 * 1024;
 const CRASH_BYTES = 60 * 1024 * 1024;
 const TRIGGER_DOCUMENTS = 300;
+const CALLBACK = readExample(CALLBACK_EXAMPLE);
+const CALLBACK_NODE = 'When the service calls back';
+const CALLBACK_DOCUMENTS = 20;
 
 describe('queue mode: main + 2 workers, PostgreSQL 17, Redis, binary data in the database', () => {
 	let stack: QueueStack;
@@ -68,9 +76,11 @@ describe('queue mode: main + 2 workers, PostgreSQL 17, Redis, binary data in the
 			rootDir,
 			build: false,
 			extraReadableDirs: [filesDir],
-			workflows: (apiUrl) => [readExample('extract-documents-from-disk.json', apiUrl), readExample('query-invoice-totals.json', apiUrl), TRIGGER, large, crash],
+			workflows: (apiUrl) => [readExample('extract-documents-from-disk.json', apiUrl), readExample('query-invoice-totals.json', apiUrl), TRIGGER, CALLBACK, large, crash],
 			// n8n's queue recovery (marks executions crashed whose job is gone) every minute instead of every 3 hours.
 			env: { N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '1' },
+			// Callback retries 3, 6, 12, 24 and 48 s after a failure: 93 s, longer than main takes to restart here (up to a minute measured).
+			emulator: { callbackRetryBaseMs: 3000 },
 			log: (line) => process.stderr.write(`[queue e2e] ${line}\n`),
 		});
 	});
@@ -205,6 +215,55 @@ describe('queue mode: main + 2 workers, PostgreSQL 17, Redis, binary data in the
 				`executions per worker: ${[...ranOn].map(([name, count]) => `${name} ${count}`).join(', ')}`,
 		);
 		await stack.main.publicApi(`/workflows/${TRIGGER.id}/deactivate`, { method: 'POST' });
+	});
+
+	test(`the Callback Trigger on main, executions on the workers: ${CALLBACK_DOCUMENTS} documents, main restarted while they call back, duplicates delivered too; each emitted and reported exactly once`, async () => {
+		const { emulator } = stack;
+		await stack.main.publicApi(`/workflows/${CALLBACK.id}/activate`, { method: 'POST' });
+		const url = exampleCallbackUrl(stack.main.url);
+		emulator.setDefaultCallbackUrl(SEEDED_KEYS.readWrite, url);
+		const firstRequest = emulator.requests.at(-1)?.sequence ?? 0;
+		try {
+			const uploadIds: string[] = [];
+			const upload = async (index: number) => {
+				const text = `Document Type: Receipt\nReceipt Number: R-CB-${String(index).padStart(3, '0')}\nTotal: ${index}.00\n`;
+				uploadIds.push(await uploadToEmulator(emulator, SEEDED_KEYS.readWrite, `callback-receipt-${index}.txt`, Buffer.from(text)));
+			};
+			await Promise.all(Array.from({ length: CALLBACK_DOCUMENTS / 2 }, (_, index) => upload(index + 1)));
+			// Main is down while the second half is processed: their callbacks find nobody, the emulator retries.
+			await stack.main.stop();
+			await Promise.all(Array.from({ length: CALLBACK_DOCUMENTS / 2 }, (_, index) => upload(CALLBACK_DOCUMENTS / 2 + index + 1)));
+			await emulator.idle();
+			await stack.restartMain();
+			const processedIds = await waitFor(`${CALLBACK_DOCUMENTS} documents processed`, () => {
+				const files = [...emulator.state.files.values()].filter((file) => uploadIds.includes(file.uploadId) && file.status === 'processed');
+				return files.length === CALLBACK_DOCUMENTS ? files.map((file) => file.fileId) : undefined;
+			}, 120_000);
+			const finals = () => emulator.state.callbacks.filter((delivery) => uploadIds.includes(String(delivery.payload.uploadId)) && delivery.payload.step === 'processing_finished');
+			await waitFor('every final callback answered 200', () => (finals().length === CALLBACK_DOCUMENTS && finals().every((delivery) => delivery.delivered) ? true : undefined), 180_000, 1000);
+			// The service delivering each final callback twice more, at once, to main.
+			const answers = await Promise.all(finals().flatMap((delivery) => [1, 2].map(async () => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(delivery.payload) })).status)));
+			expect(answers.every((status) => status === 200)).toBe(true);
+			const reported = () => emulator.requests.filter((entry) => entry.sequence > firstRequest && entry.method === 'PATCH' && entry.host === 'api').map((entry) => entry.path.split('/').pop()!);
+			await waitFor(`${CALLBACK_DOCUMENTS} export reports`, () => (new Set(reported()).size >= CALLBACK_DOCUMENTS ? true : undefined), 120_000, 1000);
+			await new Promise((resolve) => setTimeout(resolve, 5000));
+			const executions = (await listExecutions(stack.main, CALLBACK.id!)).filter((execution) => execution.stoppedAt);
+			const emitted = executions.flatMap((execution) => executionOutput(execution, CALLBACK_NODE).map((item) => String(item.fileId)));
+			expect([...emitted].sort()).toEqual([...processedIds].sort());
+			expect([...reported()].sort()).toEqual([...processedIds].sort());
+			for (const execution of executions) {
+				expect(execution.status).toBe('success');
+				expect(execution.mode).toBe('webhook');
+				expect(await workerThatRan(stack, execution.id)).toMatch(/^worker-[12]$/);
+			}
+			// The emulator delivers one URL's callbacks in order: the first one main could not answer held the others until main was back.
+			const retried = emulator.state.callbacks.filter((delivery) => uploadIds.includes(String(delivery.payload.uploadId)) && delivery.attempts > 1);
+			expect(retried.length).toBeGreaterThan(0);
+			console.log(`callback trigger: ${CALLBACK_DOCUMENTS} documents in ${executions.length} executions on the workers; while main was down the emulator retried (${retried.map((delivery) => `${String(delivery.payload.step)} x${delivery.attempts}`).join(', ')}) and held the later callbacks behind it`);
+		} finally {
+			emulator.setDefaultCallbackUrl(SEEDED_KEYS.readWrite, undefined);
+			await stack.main.publicApi(`/workflows/${CALLBACK.id}/deactivate`, { method: 'POST' });
+		}
 	});
 
 	test('a worker SIGKILLed during a multipart upload: the other worker keeps running executions, n8n marks the execution failed, its retry sends nothing, a new run makes one document', async () => {

@@ -149,6 +149,7 @@ describe('output items', () => {
 		const options = await triggerLoadOptions(emulator, 'getFileClasses');
 		expect(options).toEqual([
 			{ name: 'Invoice', value: 'Invoice', description: 'Supplier invoices' },
+			{ name: 'Purchase Order', value: 'Purchase Order', description: 'Orders placed with suppliers' },
 			{ name: 'Receipt', value: 'Receipt', description: 'Till and card receipts' },
 		]);
 		const invoice = await upload(INVOICE_FILE_NAME, invoiceText());

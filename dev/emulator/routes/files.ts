@@ -181,6 +181,10 @@ function updateValues(ctx: RequestContext) {
 			violations.push({ code: 'UNKNOWN_FIELD', detail: `The file has no field titled "${item.title}".`, pointer: `${pointer}/title` });
 			return;
 		}
+		if (field.readOnly === true) {
+			violations.push({ code: 'READ_ONLY_FIELD', detail: `"${item.title}" is read-only: the service fills it.`, pointer: `${pointer}/title` });
+			return;
+		}
 		if (!('value' in item)) {
 			violations.push({ code: 'REQUIRED', detail: `fields[${index}].value is required (null clears the value).`, pointer: `${pointer}/value` });
 			return;

@@ -85,7 +85,7 @@ function createDirectoryRoute(ctx: RequestContext) {
 }
 
 const FIELD_TYPES = ['STRING', 'NUMBER', 'BOOLEAN', 'DATE', 'OBJECT'] as const;
-const FIELD_PROPERTIES = ['id', 'title', 'description', 'type', 'format', 'hidden', 'internet_context', 'fieldSuggestion', 'items', 'value', 'enumValues', 'inlineListType'];
+const FIELD_PROPERTIES = ['id', 'title', 'description', 'type', 'format', 'hidden', 'internet_context', 'fieldSuggestion', 'items', 'value', 'enumValues', 'inlineListType', 'readOnly'];
 
 /** Validates one (possibly partial) schema field definition; returns the given properties. */
 function readFieldPatch(v: BodyValidator): Partial<SchemaField> {
@@ -104,6 +104,9 @@ function readFieldPatch(v: BodyValidator): Partial<SchemaField> {
 	}
 	const hidden = v.boolean('hidden');
 	if (hidden !== undefined) patch.hidden = hidden;
+	// readOnly: our documented choice (README: Choices), not in the specification.
+	const readOnly = v.boolean('readOnly');
+	if (readOnly !== undefined) patch.readOnly = readOnly;
 	const internetContext = v.boolean('internet_context');
 	if (internetContext !== undefined) patch.internet_context = internetContext;
 	if (v.body.fieldSuggestion !== undefined) {
@@ -163,6 +166,7 @@ function completeField(patch: Partial<SchemaField>, v: BodyValidator, name: stri
 		value: patch.value ?? null,
 		enumValues: patch.enumValues ?? [],
 		inlineListType: patch.inlineListType ?? null,
+		...(patch.readOnly === true ? { readOnly: true } : {}),
 	};
 }
 

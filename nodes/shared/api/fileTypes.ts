@@ -1,12 +1,15 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { ANSWER_LIMITS, SCHEMA_LIMITS } from '../limits';
+import { PagingGuard } from '../paging';
+import { pagingNodeError } from '../pagingLoop';
 import type { ApiContext } from '../run';
-import { apiRequestAllItems, listAt } from '../transport';
+import { apiRequest, apiRequestAllItems, listAt } from '../transport';
 import { ENDPOINTS, sendWrite } from './endpoints';
 import type { ApiCall, SortOrder, SuccessAnswer, WriteCall } from './types';
 
 /** A file type (docs/dev/api-contract.md#file-types), with its current schema version. */
-interface FileType extends IDataObject {
+export interface FileType extends IDataObject {
 	id?: string;
 	name?: string;
 	description?: string;
@@ -39,6 +42,43 @@ export async function listFileTypes(this: ApiContext, options: FileTypeListOptio
 		},
 		{ extract: listAt('fileTypes'), limit: options.limit },
 	);
+}
+
+/**
+ * GET /file-type, page after page (SCHEMA_LIMITS.fileTypeLookupPageSize a page: each file type
+ * carries its whole field list), until a file type `matches`: the first match, or undefined when
+ * the list ends without one. There is no endpoint for one file type. Through the paging guard,
+ * as every list.
+ */
+export async function findFileType(
+	this: ApiContext,
+	matches: (fileType: FileType) => boolean,
+	call: ApiCall,
+): Promise<FileType | undefined> {
+	const pageSize = SCHEMA_LIMITS.fileTypeLookupPageSize;
+	const extract = listAt('fileTypes');
+	const guard = new PagingGuard<IDataObject>({
+		list: ENDPOINTS.listFileTypes.path,
+		pageSize,
+		maxRequests: ANSWER_LIMITS.maxPagesWithoutTotal,
+		idOf: (fileType) => (typeof fileType.id === 'string' ? fileType.id : undefined),
+		whatToDo: 'Try again later, or report it to the service.',
+		fail: (problem) => pagingNodeError(this.getNode(), problem, call.policy.itemIndex),
+	});
+	for (let page = 1; ; page++) {
+		guard.request();
+		const body = await apiRequest.call(this, {
+			...ENDPOINTS.listFileTypes,
+			qs: { sortBy: 'createdAt', sortOrder: 'ASC', page, limit: pageSize },
+			...call,
+		});
+		const { items, total } = extract(body);
+		const verdict = guard.page(items, { total });
+		const found = verdict.fresh.find((fileType) => matches(fileType as FileType));
+		if (found) return found as FileType;
+		if (verdict.problem) throw guard.failure(verdict.problem);
+		if (verdict.last) return undefined;
+	}
 }
 
 /** PATCH /file-type/approve body: a file type's schema version. */

@@ -13,7 +13,7 @@
  *   files.ts      GET /files, DELETE /files, PATCH /files/{fileId}, POST /files/preview
  *   uploads.ts    POST /files/upload, multipart initiate and complete, GET /uploads/{uploadId}
  *   values.ts     GET and PATCH /files/{fileId}/values, PATCH /files/schema/rerun
- *   fileTypes.ts  GET /file-type, PATCH /file-type/approve, PATCH /schemas
+ *   fileTypes.ts  GET /file-type (all, or until one is found), PATCH /file-type/approve, PATCH /schemas
  *   workspace.ts  GET /subscription, GET /project/setting, POST /directories, GET /workflows/{workflowId}
  *   query.ts      POST /query/execute
  *   transfers.ts  presigned storage: the upload's PUT, a part's PUT, a download (each URL approved once)
@@ -28,8 +28,8 @@ export type { MultipartUploadRequest, UploadAnswer, UploadRequest, UploadStatus 
 export { completeMultipartUpload, getUploadStatus, initiateMultipartUpload, requestUpload } from './uploads';
 export type { FieldValue, RerunNotification, RerunOptions, RerunRequest } from './values';
 export { getFormValues, rerunExtraction, updateFormValues } from './values';
-export type { FileTypeApproval } from './fileTypes';
-export { approveFileType, listFileTypes, patchSchemaFields } from './fileTypes';
+export type { FileType, FileTypeApproval } from './fileTypes';
+export { approveFileType, findFileType, listFileTypes, patchSchemaFields } from './fileTypes';
 export type { DirectoryRequest } from './workspace';
 export { createDirectory, getProjectSettings, getSubscription, getWorkflow } from './workspace';
 export { executeQuery } from './query';
@@ -37,4 +37,4 @@ export type { PartUrl, UploadUrl } from './transfers';
 export { approvePartUrls, downloadFile, putPart, putUploadFile } from './transfers';
 // What callers need of the request path below, so that they import from this layer only.
 export type { ApprovedUrl, PayloadSource, Violation } from '../transport';
-export { describeViolation, isEndedByDeadline, unexpectedResponse, withoutSecrets } from '../transport';
+export { CREDENTIAL_TYPE, describeViolation, isEndedByDeadline, unexpectedResponse, withoutSecrets } from '../transport';

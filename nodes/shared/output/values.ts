@@ -3,7 +3,17 @@ import type { IDataObject } from 'n8n-workflow';
 import type { ApiContext, RequestPolicy } from '../run';
 import type { IdSource } from '../api';
 import { getFormValues } from '../api';
+import { isSchemaAware } from '../versions';
 import { simplifyFormValue } from './simplify';
+import { typedFormValue } from './typed';
+
+/**
+ * One form record simplified to { field title: value }: from typeVersion 2 (both nodes, the AI
+ * tool), its values typed by their fields first (typed.ts); before, as the service sent them.
+ */
+export function simplifiedForm(context: Pick<ApiContext, 'getNode'>, formValue: IDataObject): IDataObject {
+	return simplifyFormValue(isSchemaAware(context) ? typedFormValue(formValue) : formValue);
+}
 
 /**
  * The values of a file as the `values` field of an output item (both nodes): simplified, one
@@ -18,6 +28,6 @@ export async function valuesField(
 ): Promise<IDataObject> {
 	const forms = await getFormValues.call(this, fileId, { policy, idSource });
 	if (!simplify) return { formValues: forms };
-	const simplified = forms.map((form) => simplifyFormValue(form));
+	const simplified = forms.map((form) => simplifiedForm(this, form));
 	return { values: simplified.length === 1 ? simplified[0] : simplified };
 }

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getFormValues } from '../../../shared/api';
 import { FORM_LEADING_KEYS, withLeadingKeys } from '../../../shared/output/keyOrder';
-import { simplifyFormValue } from '../../../shared/output/simplify';
+import { simplifiedForm } from '../../../shared/output/values';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { fileIdParameter, simplifyParameter } from '../../descriptions/common';
 import { requireBoolean } from '../../../shared/parameters';
@@ -25,5 +25,5 @@ export async function execute(
 	const fileId = readFileId(this, itemIndex);
 	const simplify = requireBoolean(this, itemIndex, 'Simplify', this.getNodeParameter('simplify', itemIndex, true));
 	const forms = await getFormValues.call(this, fileId, { policy });
-	return forms.map((form) => ({ json: simplify ? simplifyFormValue(form) : withLeadingKeys(form, FORM_LEADING_KEYS) }));
+	return forms.map((form) => ({ json: simplify ? simplifiedForm(this, form) : withLeadingKeys(form, FORM_LEADING_KEYS) }));
 }

@@ -7,7 +7,7 @@ import * as getUploadStatus from './getUploadStatus.operation';
 import * as getValues from './getValues.operation';
 import * as reportExportStatus from './reportExportStatus.operation';
 import * as rerunExtraction from './rerunExtraction.operation';
-import * as updateValues from './updateValues.operation';
+import * as updateValues from './updateValues/updateValues.operation';
 import * as upload from './upload/upload.operation';
 
 export const resource = defineResource({
@@ -64,7 +64,7 @@ export const resource = defineResource({
 		{
 			name: 'Update Values',
 			value: 'updateValues',
-			description: 'Change extracted values of a file',
+			description: "Change extracted values of a file, its fields listed and typed from the file's schema",
 			action: 'Update extracted values of a file',
 			toolDescription:
 				"Changes extracted values of a document. Needs the file ID (a UUID) and, for each value to change, the field title and the new value. Returns the document's values after the change.",

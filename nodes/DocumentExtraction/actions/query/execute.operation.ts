@@ -15,6 +15,7 @@ import { optionsCollection } from '../../../shared/requestOptions';
 import { DOCUMENTATION_URL, resultLimit, returnAllParameters } from '../../descriptions/common';
 import type { ItemPolicy } from '../../../shared/run';
 import { requireBoolean, requireIdList, requireJson, requireNumber, requireOneOf } from '../../../shared/parameters';
+import { pickerProperties, withPickers } from './pickers';
 
 /** The example configuration the editor starts with: it runs in any workspace. */
 const EXAMPLE_QUERY_CONFIG = `{
@@ -52,6 +53,7 @@ const properties: INodeProperties[] = [
 		description:
 			'Only files in these directories or their subdirectories: directory IDs separated by commas (or an expression giving a list). Empty means every folder. Replaces "foldersContext" of the configuration below.',
 	},
+	...pickerProperties,
 	{
 		displayName: 'Query Configuration (JSON)',
 		name: 'queryConfig',
@@ -60,7 +62,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		description:
 			'The query-builder configuration: selectedFields (each with an alias), filters, filterGroups, groupBy, aggregations, orderBy, headerOrder',
-		hint: `Fields are file attributes (fileName, createdAt, …) or titles of extracted fields. Shapes of filters, groups and aggregations: <a href="${QUERY_SHAPES_URL}" target="_blank">query configuration</a>.`,
+		hint: `Fields are file attributes (fileName, createdAt, …) or titles of extracted fields; Selected Fields, Filters and Order By above replace their keys here when they have entries. Shapes of filters, groups and aggregations: <a href="${QUERY_SHAPES_URL}" target="_blank">query configuration</a>.`,
 	},
 	...returnAllParameters.map((parameter) =>
 		parameter.name === 'limit' ? { ...parameter, description: 'Max number of rows to return' } : parameter,
@@ -122,7 +124,7 @@ const displayOptions = { show: { resource: ['query'], operation: ['execute'] } }
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/** The configuration to send: the JSON, with the Document Types and Folders helpers applied. */
+/** The configuration to send: the JSON, with the Document Types and Folders helpers and the pickers applied. */
 function buildQueryConfig(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	const queryConfig = {
 		...requireJson(this, itemIndex, 'Query Configuration (JSON)', this.getNodeParameter('queryConfig', itemIndex), 'object'),
@@ -131,7 +133,7 @@ function buildQueryConfig(this: IExecuteFunctions, itemIndex: number): IDataObje
 	if (documentTypes.length) queryConfig.documentTypes = documentTypes;
 	const folders = requireIdList(this, itemIndex, 'Folders', this.getNodeParameter('folderIds', itemIndex, ''), 'objectId');
 	if (folders.length) queryConfig.foldersContext = folders;
-	return queryConfig;
+	return withPickers(this, itemIndex, queryConfig);
 }
 
 function queryErrorsFailure(this: IExecuteFunctions, errors: Violation[], itemIndex: number): NodeOperationError {

@@ -1,22 +1,20 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { FieldValue } from '../../../shared/api';
-import { updateFormValues } from '../../../shared/api';
-import { valuesField } from '../../../shared/output/values';
-import { optionsCollection } from '../../../shared/requestOptions';
-import { fileIdParameter, inputModeOf, inputModeParameter, simplifyParameter } from '../../descriptions/common';
-import { invalidParameter, requireBoolean, requireJson, requireOneOf } from '../../../shared/parameters';
-import { readFileId } from './records';
-import type { ItemPolicy } from '../../../shared/run';
+import type { FieldValue } from '../../../../shared/api';
+import { updateFormValues } from '../../../../shared/api';
+import { valuesField } from '../../../../shared/output/values';
+import { inputModeOf, inputModeParameter } from '../../../descriptions/common';
+import { invalidParameter, requireBoolean, requireOneOf } from '../../../../shared/parameters';
+import { readFileId } from '../records';
+import type { ItemPolicy } from '../../../../shared/run';
+import { VALUES_JSON_PARAMETER, fieldsFromJson, jsonObjectOrArray } from './valuesJson';
 
-const properties: INodeProperties[] = [
-	{ ...fileIdParameter, description: 'The file whose extracted values to change' },
+/**
+ * Update Values as typeVersion 1 has it, unchanged for the workflows saved with it: each field's
+ * title and a value type typed by hand ("Field by Field"), or JSON. Its own parameters only; the
+ * File, Values (JSON), Simplify and Options are the operation's (updateValues.operation.ts).
+ */
+export const propertiesV1: INodeProperties[] = [
 	inputModeParameter('Define Values', {
 		fields: 'Give each field title and its new value below',
 		json: 'Give the fields and values as JSON',
@@ -73,27 +71,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Values (JSON)',
-		name: 'valuesJson',
-		type: 'json',
-		default: '[\n  { "title": "Total Amount", "value": 123.45 }\n]',
-		required: true,
-		displayOptions: { show: { inputMode: ['json'] } },
-		description:
-			'An array of { "title": …, "value": … }, an object { "fields": [ … ] } in that form, or an object { "Field Title": value, … }',
-	},
-	{
-		...simplifyParameter,
-		description:
-			'Whether to output the file\'s values after the update as { field title: value } (tables as lists of row objects) instead of the raw form records',
-	},
-	optionsCollection(),
 ];
-
-const displayOptions = { show: { resource: ['file'], operation: ['updateValues'] } };
-
-export const description = updateDisplayOptions(displayOptions, properties);
 
 const VALUE_TYPES = ['boolean', 'json', 'null', 'number', 'string'] as const;
 
@@ -123,19 +101,6 @@ function typedValue(
 	return jsonObjectOrArray(context, itemIndex, parameter, raw);
 }
 
-/** A JSON parameter (text, or a value from an expression) holding an object or an array. */
-function jsonObjectOrArray(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	parameter: string,
-	raw: unknown,
-): IDataObject | unknown[] {
-	const isArray = Array.isArray(raw) || (typeof raw === 'string' && raw.trim().startsWith('['));
-	return isArray
-		? requireJson(context, itemIndex, parameter, raw, 'array')
-		: requireJson(context, itemIndex, parameter, raw, 'object');
-}
-
 function fieldsFromCollection(context: IExecuteFunctions, itemIndex: number): FieldValue[] {
 	const collection = context.getNodeParameter('fields', itemIndex, {}) as IDataObject;
 	const entries = Array.isArray(collection.field) ? (collection.field as IDataObject[]) : [];
@@ -147,25 +112,11 @@ function fieldsFromCollection(context: IExecuteFunctions, itemIndex: number): Fi
 	});
 }
 
-function fieldsFromJson(context: IExecuteFunctions, itemIndex: number): FieldValue[] {
-	const parameter = 'Values (JSON)';
-	const parsed = jsonObjectOrArray(context, itemIndex, parameter, context.getNodeParameter('valuesJson', itemIndex));
-	const entries = Array.isArray(parsed) ? parsed : Array.isArray(parsed.fields) ? (parsed.fields as unknown[]) : undefined;
-	if (!entries) return Object.entries(parsed).map(([title, value]) => ({ title, value }));
-	return entries.map((entry, position) => {
-		const record = entry as IDataObject;
-		if (!record || typeof record !== 'object' || typeof record.title !== 'string' || record.title.trim() === '' || !('value' in record)) {
-			throw invalidParameter(context, itemIndex, `${parameter} entry ${position + 1}`, entry, '{ "title": "Field Title", "value": … }');
-		}
-		return { title: record.title.trim(), value: record.value };
-	});
-}
-
 /**
  * Writes new values into fields of a file, then outputs the file's values as they now stand
  * (read back with GET /files/{fileId}/values, whose shape is documented).
  */
-export async function execute(
+export async function executeV1(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	policy: ItemPolicy,
@@ -175,7 +126,7 @@ export async function execute(
 	const fields =
 		inputMode === 'json' ? fieldsFromJson(this, itemIndex) : fieldsFromCollection(this, itemIndex);
 	if (fields.length === 0) {
-		throw invalidParameter(this, itemIndex, inputMode === 'json' ? 'Values (JSON)' : 'Fields', [], 'at least one field and its value');
+		throw invalidParameter(this, itemIndex, inputMode === 'json' ? VALUES_JSON_PARAMETER : 'Fields', [], 'at least one field and its value');
 	}
 	const simplify = requireBoolean(this, itemIndex, 'Simplify', this.getNodeParameter('simplify', itemIndex, true));
 

@@ -1,0 +1,154 @@
+import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import type { FileRecord } from '../shared/api';
+import { withoutSecrets } from '../shared/api';
+import { forEachConcurrently } from '../shared/concurrency';
+import { CALLBACK_LIMITS } from '../shared/limits';
+import { asNodeError } from '../shared/nodeError';
+import { documentItem } from '../shared/output/documentItem';
+import { withLeadingKeys } from '../shared/output/keyOrder';
+import { valuesField } from '../shared/output/values';
+import { callbackPolicy } from '../shared/requestPolicy';
+import type { RequestPolicy } from '../shared/run';
+import { apiKeysOf, waitClock, withRunScope } from '../shared/run';
+import { readCallback } from './body';
+import type { CheckedVerdict, Emission } from './check';
+import { RETRY_LATER, checkCallback, keyOf } from './check';
+import { readHistory, writeHistory } from './history';
+import { scopeOf } from './memory';
+import type { CallbackSettings } from './settings';
+import { readCallbackSettings } from './settings';
+
+/** The part of n8n's (express) response the trigger uses to answer a call itself. */
+interface Answerable {
+	headersSent: boolean;
+	status(code: number): { json(body: unknown): unknown };
+	setHeader(name: string, value: string): unknown;
+}
+
+const NO_RESPONSE: IWebhookResponseData = { noWebhookResponse: true };
+
+function answer(response: Answerable, status: number, body: IDataObject): void {
+	if (response.headersSent) return;
+	if (status === RETRY_LATER) response.setHeader('Retry-After', String(CALLBACK_LIMITS.retryAfterSeconds));
+	response.status(status).json(body);
+}
+
+/**
+ * One call to the trigger's URL. It answers the call itself, always, and never throws (n8n would
+ * answer 500 and run the workflow with an empty item): the answer goes out before anything slow
+ * that cannot change it (values), and the emission is returned to n8n after it. See
+ * docs/callback-trigger.md for every answer.
+ */
+export async function handleCallback(context: IWebhookFunctions): Promise<IWebhookResponseData> {
+	let response: Answerable | undefined;
+	try {
+		response = context.getResponseObject() as unknown as Answerable;
+		const answerable = response;
+		return await withRunScope(context, async () => await handle(context, answerable));
+	} catch (error) {
+		context.logger.error(
+			`Document Extraction Callback Trigger "${context.getNode().name}": a callback could not be handled and was answered 503, so that the service calls again. Cause: ${asNodeError(context, error).message}`,
+		);
+		if (response === undefined) return { webhookResponse: { received: false } };
+		answer(response, RETRY_LATER, { received: false, outcome: 'retryLater', reason: 'The trigger could not handle this callback' });
+		return NO_RESPONSE;
+	}
+}
+
+async function handle(context: IWebhookFunctions, response: Answerable): Promise<IWebhookResponseData> {
+	const deadline = {
+		at: waitClock.now() + CALLBACK_LIMITS.answerWithinMs,
+		note: `A callback is answered within ${CALLBACK_LIMITS.answerWithinMs / 1000} s (the service waits 30 s at most)`,
+	};
+	let settings: CallbackSettings;
+	let policy: RequestPolicy;
+	try {
+		settings = readCallbackSettings(context);
+		policy = callbackPolicy(context);
+	} catch (error) {
+		context.logger.error(
+			`Document Extraction Callback Trigger "${context.getNode().name}": a callback was answered 503 (the service will call again) because a parameter is invalid: ${asNodeError(context, error).message}`,
+		);
+		answer(response, RETRY_LATER, { received: true, outcome: 'retryLater', reason: 'The trigger is not configured correctly' });
+		return NO_RESPONSE;
+	}
+
+	const read = readCallback(context.getBodyData());
+	if (!read.ok) {
+		answer(response, 400, { received: false, outcome: 'invalid', reason: read.reason });
+		return NO_RESPONSE;
+	}
+	const { hint } = read;
+	const asked =
+		hint.kind === 'step'
+			? settings.events.has('processingStep')
+			: settings.events.has('fileProcessed') || settings.events.has('processingFailed');
+	if (!asked || (hint.kind === 'step' && hint.step === undefined)) {
+		answer(response, 200, { received: true, outcome: 'ignored', reason: hint.kind === 'step' ? 'Steps are not asked for' : 'Outcomes are not asked for' });
+		return NO_RESPONSE;
+	}
+
+	const key = keyOf(hint);
+	const staticData = context.getWorkflowStaticData('node');
+	const history = readHistory(staticData);
+	const scope = scopeOf<CheckedVerdict>(context.getWorkflow().id ?? '', context.getNode().id);
+	if (scope.remembers(key) || history.includes(key)) {
+		answer(response, 200, { received: true, outcome: 'duplicate' });
+		return NO_RESPONSE;
+	}
+
+	const { verdict, first } = await scope.once(key, settings.historySize, async () => await checkCallback(context, hint, settings, policy, deadline));
+	if (!first) {
+		// Another delivery of this callback ran the check: it emits (or not); this one only answers.
+		if (verdict.emission) answer(response, 200, { received: true, outcome: 'duplicate' });
+		else answer(response, verdict.status, verdict.body);
+		return NO_RESPONSE;
+	}
+	answer(response, verdict.status, verdict.body);
+	if (verdict.handled) writeHistory(staticData, history, scope.recentKeys(), settings.historySize);
+	if (!verdict.emission) return NO_RESPONSE;
+	const items = await itemsOf(context, verdict.emission, settings, policy);
+	return { noWebhookResponse: true, workflowData: [withoutSecrets(items, apiKeysOf(context))] };
+}
+
+/**
+ * The items of an emission: processed files (with their values when asked, read now that the
+ * service has its answer: a file whose values cannot be read is still emitted, with `valuesError`),
+ * then failed files, or a step.
+ */
+async function itemsOf(
+	context: IWebhookFunctions,
+	emission: Emission,
+	settings: CallbackSettings,
+	policy: RequestPolicy,
+): Promise<INodeExecutionData[]> {
+	const extras = await valuesOf(context, emission.processed, settings.includeValues, policy);
+	return [
+		...emission.processed.map((file, index) => documentItem(file, extras[index])),
+		...emission.failed.map((failed) => ({ json: withLeadingKeys(failed) })),
+		...emission.steps.map((step) => ({ json: step })),
+	];
+}
+
+async function valuesOf(
+	context: IWebhookFunctions,
+	files: FileRecord[],
+	includeValues: boolean,
+	policy: RequestPolicy,
+): Promise<Array<IDataObject | undefined>> {
+	const extras: Array<IDataObject | undefined> = files.map(() => undefined);
+	if (!includeValues) return extras;
+	await forEachConcurrently(files.length, CALLBACK_LIMITS.valuesConcurrency, async (index) => {
+		try {
+			extras[index] = await valuesField.call(context, files[index].fileId, policy, true);
+		} catch (error) {
+			const message = asNodeError(context, error).message;
+			extras[index] = { valuesError: message };
+			context.logger.warn(
+				`Document Extraction Callback Trigger "${context.getNode().name}": the values of file ${String(files[index].fileId)} could not be read; it is emitted without them (valuesError). Cause: ${message}`,
+			);
+		}
+	});
+	return extras;
+}

@@ -1,0 +1,53 @@
+/**
+ * Every call is answered whatever the API does (the service gives up after 30 s): an API that
+ * never answers gets the call a 503 (the service calls again), never silence; what comes after
+ * the answer (the values) cannot change it, and a document whose values cannot be read is still
+ * emitted. webhook() never throws and never leaves a caller without an answer.
+ */
+import { INVOICE_FILE_NAME, invoiceText } from '../../dev/documents';
+import { uploadFile } from '../emulator/test-helpers';
+import { useEmulator } from '../node/support';
+import { EMULATOR_OPTIONS, activateCallbackTrigger, completedBody, emittedFileIds, statusRequests } from './support';
+
+const emulator = useEmulator(EMULATOR_OPTIONS);
+
+describe('answering in time', () => {
+	it('an API that never answers: 503 with Retry-After once the answer time is up, nothing emitted, nothing remembered', async () => {
+		const trigger = await activateCallbackTrigger(emulator);
+		const { uploadId } = await uploadFile(emulator, INVOICE_FILE_NAME, invoiceText());
+		emulator.faults.hangNext({ method: 'GET', path: /\/uploads\//, count: 1 });
+		const answer = await trigger.post(completedBody(uploadId));
+		expect(answer).toMatchObject({ status: 503, body: { outcome: 'retryLater' }, hung: false });
+		expect(answer.headers['retry-after']).toBe('30');
+		expect(answer.thrown).toBeUndefined();
+		expect(trigger.emissions()).toEqual([]);
+		// The API's answer never came: the status request is still open in the emulator's log.
+		expect(statusRequests(emulator).map((entry) => entry.fault)).toEqual(['hang']);
+
+		// Nothing was remembered: the service's next call is checked again and emits.
+		const again = await trigger.post(completedBody(uploadId));
+		expect(again).toMatchObject({ status: 200, body: { outcome: 'emitted' } });
+		expect(emittedFileIds(trigger)).toHaveLength(1);
+	});
+
+	it('values that cannot be read: the call is answered first, the document is emitted with valuesError', async () => {
+		const trigger = await activateCallbackTrigger(emulator, { options: { includeValues: true, requestTimeout: 1, maxRateLimitWait: 0 } });
+		const { uploadId } = await uploadFile(emulator, INVOICE_FILE_NAME, invoiceText());
+		emulator.faults.hangNext({ method: 'GET', path: /\/values/, count: 1 });
+		const answer = await trigger.post(completedBody(uploadId));
+		expect(answer).toMatchObject({ status: 200, body: { outcome: 'emitted', items: 1 }, answeredBeforeReturn: true });
+		const [item] = trigger.items();
+		expect(item.json).toMatchObject({ uploadId, status: 'processed' });
+		expect(item.json.values).toBeUndefined();
+		expect(String(item.json.valuesError)).toMatch(/values|timed out|Request Timeout/i);
+	});
+
+	it('an invalid option (History Size from an expression): 503, so that the service calls again once it is fixed; no throw', async () => {
+		const trigger = await activateCallbackTrigger(emulator, { options: { historySize: -3 } });
+		const { uploadId } = await uploadFile(emulator, INVOICE_FILE_NAME, invoiceText());
+		const answer = await trigger.post(completedBody(uploadId));
+		expect(answer).toMatchObject({ status: 503, hung: false });
+		expect(answer.thrown).toBeUndefined();
+		expect(statusRequests(emulator)).toHaveLength(0);
+	});
+});
