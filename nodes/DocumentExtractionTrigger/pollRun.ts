@@ -9,7 +9,7 @@ import type { PollBudget } from './pollBudget';
 import type { FileStream, Listed } from './files';
 import { STREAMS, fileIdOf, hasFailed, isProcessed, stampOf } from './files';
 import { EarlyFiles, UnplacedFiles } from './handled';
-import { buildItem } from './items';
+import { triggerItem } from './items';
 import { Position } from './position';
 import type { PollSummary } from './report';
 import type { TriggerSettings } from './settings';
@@ -228,7 +228,7 @@ export class PollRun {
 		const extra = values.get(id);
 		if (this.settings.includeValues && extra === undefined) return false;
 		// The keys of this poll's run scope, known once the credential was read for the first request.
-		const { item, report } = buildItem(file, extra, this.stream, apiKeysOf(this.context));
+		const { item, report } = triggerItem(file, extra, this.stream, apiKeysOf(this.context));
 		this.items.push(item);
 		if (report.cut) this.itemReports.cut += 1;
 		if (report.failed) this.itemReports.failed += 1;

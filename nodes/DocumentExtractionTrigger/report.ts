@@ -1,6 +1,6 @@
 import type { IPollFunctions } from 'n8n-workflow';
 
-import { TRIGGER_LIMITS } from '../shared/limits';
+import { OUTPUT_LIMITS } from '../shared/limits';
 import { asNodeError } from '../shared/nodeError';
 import { STREAMS } from './files';
 import type { TriggerSettings } from './settings';
@@ -56,7 +56,7 @@ export function reportPoll(context: IPollFunctions, settings: TriggerSettings, r
 	}
 	if (run.cut > 0) {
 		notes.push(
-			`${run.cut} item(s) had values nested more than ${TRIGGER_LIMITS.maxValueDepth} levels deep, replaced by a marker (see triggerNotes)`,
+			`${run.cut} item(s) had values nested more than ${OUTPUT_LIMITS.maxItemDepth} levels deep, replaced by a marker (see triggerNotes)`,
 		);
 	}
 	if (run.failed > 0) {

@@ -9,7 +9,7 @@ import { TRIGGER_LIMITS } from '../shared/limits';
 import { PagingGuard } from '../shared/paging';
 import { valuesField } from '../shared/output/values';
 import { STREAMS, fileIdOf, isProcessed, stampOf } from './files';
-import { buildItem } from './items';
+import { triggerItem } from './items';
 import type { TriggerSettings } from './settings';
 import { fileFilter } from './settings';
 import type { TriggerState } from './state';
@@ -134,7 +134,7 @@ export async function fetchTestEvent(
 		const match = files.find((file) => isProcessed(file) && passes(file));
 		if (match) {
 			const extra = settings.includeValues ? await valuesField.call(this, String(match.fileId), policy, true) : undefined;
-			return [[buildItem(match, extra, stream, apiKeysOf(this)).item]];
+			return [[triggerItem(match, extra, stream, apiKeysOf(this)).item]];
 		}
 		const verdict = guard.page(files);
 		if (verdict.problem) this.logger.warn(verdict.problem.message, { node: this.getNode().name });

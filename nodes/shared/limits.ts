@@ -130,6 +130,8 @@ export const PROCESSING_WAIT_LIMITS = {
 export const OUTPUT_LIMITS = {
 	maxSimplifiedDepth: 100,
 	maxSimplifyNotes: 20,
+	/** A trigger's item (either trigger, output/documentItem.ts): values nested deeper are replaced by a marker, named in triggerNotes. */
+	maxItemDepth: 100,
 } as const;
 
 /** Items: Batching, Return All / Limit, Delete's batches. */
@@ -242,8 +244,6 @@ export const TRIGGER_LIMITS = {
 	maxUnplaced: 1000,
 	/** The longest timestamp accepted from the service (RFC 3339 with nanoseconds and an offset has 35 characters). */
 	maxStampLength: 40,
-	/** An item's values nested deeper than this are replaced by a marker and named in the item's triggerNotes. */
-	maxValueDepth: 100,
 	/** The static data of one trigger never exceeds this (JSON), whatever the service answers; docs/trigger.md derives it. */
 	maxStaticDataBytes: 300_000,
 	/** Restarts of a walk through files sharing one timestamp after the set shifted under it. */

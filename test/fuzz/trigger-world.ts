@@ -21,7 +21,7 @@ import type { FakeWaitClock, StaticDataHost } from '../../dev/harness';
 import { pollTrigger } from '../../dev/harness';
 import { parseStamp } from '../../nodes/DocumentExtractionTrigger/stamps';
 import { isId } from '../../nodes/shared/api';
-import { TRIGGER_LIMITS, WAIT_LIMITS } from '../../nodes/shared/limits';
+import { OUTPUT_LIMITS, TRIGGER_LIMITS, WAIT_LIMITS } from '../../nodes/shared/limits';
 import { credentialsFor } from '../../dev/emulator/client';
 
 const MINUTE = 60_000;
@@ -446,7 +446,7 @@ export class TriggerWorld {
 		for (const { json } of items) {
 			check(isId(json.fileId, 'uuid'), () => `${label}: an item with fileId ${String(json.fileId).slice(0, 80)}`);
 			const { strings, depth } = walkJson(json);
-			check(depth <= TRIGGER_LIMITS.maxValueDepth + 2, () => `${label}: an item ${depth} levels deep`);
+			check(depth <= OUTPUT_LIMITS.maxItemDepth + 2, () => `${label}: an item ${depth} levels deep`);
 			check(!strings.some((text) => text.includes(KEY) || text.includes(encodeURIComponent(KEY))), () => `${label}: an item shows the API key`);
 		}
 	}

@@ -2,14 +2,15 @@
  * Issue 34, finding 2: the trigger wrote its cursor before the step that can throw. One record
  * with a value nested 20,000 deep made redaction throw (RangeError) after the static data had
  * moved over all 11 files of the poll: none was emitted, and the next polls started after them.
- * Now every item is built completely (values cut at TRIGGER_LIMITS.maxValueDepth and named in the
+ * Now every item is built completely (values cut at OUTPUT_LIMITS.maxItemDepth and named in the
  * item, key order, redaction) before the state moves: the 11 files come out, each once, and the
  * stream goes on.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import { addFiles } from '../../dev/emulator/bulk-files';
-import { TOO_DEEP_MARKER, TRIGGER_NOTES_KEY, buildItem } from '../../nodes/DocumentExtractionTrigger/items';
+import { triggerItem } from '../../nodes/DocumentExtractionTrigger/items';
+import { TOO_DEEP_MARKER, TRIGGER_NOTES_KEY } from '../../nodes/shared/output/documentItem';
 import { STREAMS } from '../../nodes/DocumentExtractionTrigger/files';
 import { ActiveTrigger, deepJson, EVENTS_AND_HOSTS, iso, MINUTE, rawValue, rewriteListedFiles, SEEDED_KEYS, useEmulator } from './support';
 
@@ -49,7 +50,7 @@ describe.each(EVENTS_AND_HOSTS)('%s with the %s static data host', (event, host)
 	});
 });
 
-describe('buildItem', () => {
+describe('triggerItem (the shared buildItem with the trigger\'s timestamp)', () => {
 	it('never throws: a record it cannot copy becomes an item with the file id and an error field', () => {
 		const record = {
 			fileId: '3f2b6c1e-8a4d-4c1f-9e2a-5b7d9c0e1f23',
@@ -60,7 +61,7 @@ describe('buildItem', () => {
 				throw new RangeError('Maximum call stack size exceeded');
 			},
 		};
-		const { item, report } = buildItem(record, undefined, STREAMS.fileProcessed, ['secret-key']);
+		const { item, report } = triggerItem(record, undefined, STREAMS.fileProcessed, ['secret-key']);
 		expect(report).toEqual({ cut: false, failed: true });
 		expect(item.json).toEqual({
 			fileId: record.fileId,
