@@ -347,8 +347,10 @@ describe('the package under n8n start', () => {
 			await explainingFailure(() => triggerTimeline(stack, sinceMs, uploadIds), async () => {
 				const workflow = await n8n.publicApi<{ active: boolean }>(`/workflows/${TRIGGER.id}`);
 				expect(workflow.active).toBe(true);
-				// The activation poll has read the file list: from here on every upload is new to the trigger.
-				await waitFor('the activation poll', () => (emulator.requests.some((entry) => entry.method === 'GET' && entry.path.endsWith('/files')) ? true : undefined), 60_000);
+				// The trigger's start is stored: n8n saves the static data once the activation (and its
+				// poll) has ended. From here on every upload is new to the trigger. (The first GET /files
+				// only says that the activation poll has begun.)
+				await waitFor('the trigger\'s stored start (its cursor in the static data)', async () => ((await storedTriggerState(n8n))?.cursor === undefined ? undefined : true), 60_000);
 
 				const uploaded: string[] = [];
 				const executionsWith = async (fileId: string) => {
