@@ -6,7 +6,7 @@
  *   npm run matrix                 prints the tables and the totals
  *   npm run matrix -- --write      also writes them into docs/reliability.md
  *   npm run matrix -- --only 429   only the cases whose name or operation contains the text
- *   npm run matrix -- --group fault   only one group (fault, input, credential)
+ *   npm run matrix -- --group fault   only one group (fault, input, credential, trigger)
  *
  * Exits 1 when a case did not end as expected, or a document was lost or duplicated, or the key
  * reached another host or was shown.
@@ -18,6 +18,7 @@ import { ensureBuilt } from '../dev/harness';
 import { CREDENTIAL_CASES } from './reliability/credentials';
 import { FAULT_CASES } from './reliability/faults';
 import { INPUT_CASES } from './reliability/inputs';
+import { TRIGGER_CASES, runTriggerCase } from './reliability/trigger';
 import type { CaseResult, MatrixCase } from './reliability/matrix';
 import { markdownTable, runCase, totals } from './reliability/matrix';
 
@@ -54,10 +55,16 @@ async function main(): Promise<void> {
 	const faults = await runAll(pick(FAULT_CASES), 'fault');
 	const inputs = await runAll(pick(INPUT_CASES), 'input');
 	const credentials = await runAll(pick(CREDENTIAL_CASES), 'credential');
-	const all = [...faults, ...inputs, ...credentials];
+	const triggers: CaseResult[] = [];
+	for (const [index, triggerCase] of (pick(TRIGGER_CASES) as typeof TRIGGER_CASES).entries()) {
+		const result = await runTriggerCase(triggerCase);
+		triggers.push(result);
+		process.stderr.write(`[matrix] trigger ${index + 1}/${TRIGGER_CASES.length} ${result.asExpected ? 'ok ' : 'NOT AS EXPECTED'} ${triggerCase.name}: ${result.outcome.slice(0, 100)}\n`);
+	}
+	const all = [...faults, ...inputs, ...credentials, ...triggers];
 	const sum = totals(all);
 	const summary = [
-		`Cases: ${sum.cases} (${faults.length} faults, ${inputs.length} bad inputs, ${credentials.length} hostile Base URLs, request paths and headers); as expected: ${sum.asExpected} of ${sum.cases}.`,
+		`Cases: ${sum.cases} (${faults.length} faults, ${inputs.length} bad inputs, ${credentials.length} hostile Base URLs, request paths and headers, ${triggers.length} trigger faults); as expected: ${sum.asExpected} of ${sum.cases}.`,
 		`Documents lost: ${sum.lost}. Documents duplicated: ${sum.duplicated}. Requests carrying the key to another host: ${sum.keyLeaks}. Runs showing the key (items, errors, run data, logs): ${sum.keyShown}.`,
 		`Bad inputs and hostile credential uses refused before any request: ${sum.refusedLocally} of ${sum.refusedLocallyExpected}.`,
 		`Run on ${new Date().toISOString().slice(0, 10)} in ${Math.round((Date.now() - started) / 1000)} s (Node ${process.version}).`,
@@ -74,6 +81,12 @@ async function main(): Promise<void> {
 		'### Hostile credential use (Base URL Override; request paths and headers through a node borrowing the credential)',
 		'',
 		markdownTable(credentials),
+		'',
+		'### Trigger',
+		'',
+		'Polls of the Document Extraction Trigger (Start From a date, static data carried from poll to poll as n8n keeps it). *Docs created*: the documents the trigger must emit; *Lost*: those it never emitted; *Duplicated*: items beyond one per document.',
+		'',
+		markdownTable(triggers),
 		'',
 		'### Totals',
 		'',

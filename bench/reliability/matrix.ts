@@ -14,7 +14,7 @@ import { uploadAndGetFile } from '../../dev/emulator/client';
 import { createBinaryItem, installRecordingWaitClock, runNode } from '../../dev/harness';
 import type { BinaryDataMode, RunNodeResult } from '../../dev/harness';
 
-export type CaseGroup = 'fault' | 'input' | 'credential';
+export type CaseGroup = 'fault' | 'input' | 'credential' | 'trigger';
 
 /** What a person should see: the run succeeds, or fails with a clear error, or is refused before any request. */
 export type Expectation = 'success' | 'error' | 'refused before any request' | 'stopped';

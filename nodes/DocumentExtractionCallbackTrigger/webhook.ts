@@ -1,12 +1,11 @@
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import type { FileRecord } from '../shared/api';
-import { withoutSecrets } from '../shared/api';
 import { forEachConcurrently } from '../shared/concurrency';
-import { CALLBACK_LIMITS } from '../shared/limits';
 import { asNodeError } from '../shared/nodeError';
-import { documentItem } from '../shared/output/documentItem';
-import { withLeadingKeys } from '../shared/output/keyOrder';
+import { CALLBACK_LIMITS, OUTPUT_LIMITS } from '../shared/limits';
+import type { ItemOptions } from '../shared/output/documentItem';
+import { buildItem } from '../shared/output/documentItem';
 import { valuesField } from '../shared/output/values';
 import { callbackPolicy } from '../shared/requestPolicy';
 import type { RequestPolicy } from '../shared/run';
@@ -109,13 +108,15 @@ async function handle(context: IWebhookFunctions, response: Answerable): Promise
 	if (verdict.handled) writeHistory(staticData, history, scope.recentKeys(), settings.historySize);
 	if (!verdict.emission) return NO_RESPONSE;
 	const items = await itemsOf(context, verdict.emission, settings, policy);
-	return { noWebhookResponse: true, workflowData: [withoutSecrets(items, apiKeysOf(context))] };
+	return { noWebhookResponse: true, workflowData: [items] };
 }
 
 /**
  * The items of an emission: processed files (with their values when asked, read now that the
  * service has its answer: a file whose values cannot be read is still emitted, with `valuesError`),
- * then failed files, or a step.
+ * then failed files, or a step. Each is built as the polling trigger builds its items
+ * (output/documentItem.ts: bounded depth, no secrets, never throwing), so neither trigger emits
+ * what the other would refuse; what was cut or could not be made into an item is logged.
  */
 async function itemsOf(
 	context: IWebhookFunctions,
@@ -124,11 +125,20 @@ async function itemsOf(
 	policy: RequestPolicy,
 ): Promise<INodeExecutionData[]> {
 	const extras = await valuesOf(context, emission.processed, settings.includeValues, policy);
-	return [
-		...emission.processed.map((file, index) => documentItem(file, extras[index])),
-		...emission.failed.map((failed) => ({ json: withLeadingKeys(failed) })),
-		...emission.steps.map((step) => ({ json: step })),
+	const options: ItemOptions = { secrets: apiKeysOf(context) };
+	const built = [
+		...emission.processed.map((file, index) => buildItem(file, extras[index], options)),
+		...emission.failed.map((failed) => buildItem(failed, undefined, options)),
+		...emission.steps.map((step) => buildItem(step, undefined, { ...options, fileKeyOrder: false })),
 	];
+	const cut = built.filter(({ report }) => report.cut).length;
+	const failed = built.filter(({ report }) => report.failed).length;
+	if (cut + failed > 0) {
+		context.logger.warn(
+			`Document Extraction Callback Trigger "${context.getNode().name}": the service answered what the trigger could not use as sent: ${cut} item(s) had values nested more than ${OUTPUT_LIMITS.maxItemDepth} levels deep, replaced by a marker (see triggerNotes); ${failed} record(s) could not be made into items (each emitted with an error field).`,
+		);
+	}
+	return built.map(({ item }) => item);
 }
 
 async function valuesOf(

@@ -1,8 +1,8 @@
-import type { IPollFunctions } from 'n8n-workflow';
-
 import type { FileRecord } from '../shared/api';
-import { unexpectedResponse } from '../shared/api';
+import { isId } from '../shared/api';
 import type { TriggerEvent } from './settings';
+import type { Stamp } from './stamps';
+import { parseStamp } from './stamps';
 
 /**
  * A stream of files in the order of one timestamp, walked with the matching "on or after"
@@ -19,18 +19,27 @@ export const STREAMS: Record<TriggerEvent, FileStream> = {
 	fileUpdated: { sortBy: 'updatedAt', afterParameter: 'updatedAfter' },
 };
 
-/** The file's timestamp in the stream's order, as the API wrote it, with its value in ms. */
-export function stampOf(
-	context: IPollFunctions,
-	file: FileRecord,
-	stream: FileStream,
-): { text: string; ms: number } {
-	const text = file[stream.sortBy];
-	const ms = typeof text === 'string' ? Date.parse(text) : Number.NaN;
-	if (Number.isNaN(ms)) {
-		throw unexpectedResponse(context, `file ${String(file.fileId)} without a valid ${stream.sortBy}`, file);
-	}
-	return { text: text as string, ms };
+/**
+ * The file's timestamp in the stream's order, as the API wrote it, with its value in ms; undefined
+ * when it is not short RFC 3339 text (stamps.ts): such a file cannot be placed in the stream.
+ */
+export function stampOf(file: FileRecord, stream: FileStream): Stamp | undefined {
+	return parseStamp(file[stream.sortBy]);
+}
+
+/** The file's id when it is a file id of the API (a UUID); undefined for anything else. */
+export function fileIdOf(file: FileRecord): string | undefined {
+	return isId(file.fileId, 'uuid') ? file.fileId : undefined;
+}
+
+/**
+ * A file of a listing that the trigger can name: a UUID id, and its timestamp in the stream's
+ * order when it has a readable one (`stamp` undefined: it cannot be placed in the stream).
+ */
+export interface Listed {
+	file: FileRecord;
+	id: string;
+	stamp: Stamp | undefined;
 }
 
 export function isProcessed(file: FileRecord): boolean {

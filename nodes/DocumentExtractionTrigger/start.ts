@@ -1,20 +1,23 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { RequestPolicy } from '../shared/run';
 import { apiKeysOf } from '../shared/run';
 import type { FileRecord } from '../shared/api';
-import { FILE_PAGE_SIZE, listFiles, withoutSecrets } from '../shared/api';
+import { FILE_PAGE_SIZE, listFiles } from '../shared/api';
 import { TRIGGER_LIMITS } from '../shared/limits';
 import { PagingGuard } from '../shared/paging';
-import { withLeadingKeys } from '../shared/output/keyOrder';
 import { valuesField } from '../shared/output/values';
-import { STREAMS, isProcessed, stampOf } from './files';
+import { STREAMS, fileIdOf, isProcessed, stampOf } from './files';
+import { triggerItem } from './items';
 import type { TriggerSettings } from './settings';
 import { fileFilter } from './settings';
 import type { TriggerState } from './state';
 import { STATE_VERSION, configOf } from './state';
+import { stampAt } from './stamps';
 
 const {
+	cursorLagMs: CURSOR_LAG_MS,
 	futureToleranceMs: FUTURE_TOLERANCE_MS,
 	inFlightLookbackMs: IN_FLIGHT_LOOKBACK_MS,
 	testEventPages: TEST_EVENT_PAGES,
@@ -24,13 +27,17 @@ const {
  * Where a newly activated trigger starts. Start From "Now" asks the API for its newest files so
  * the start point is in the service's own clock, never n8n's: a clock difference between the two
  * can then neither drop nor replay files. Files dated beyond n8n's clock plus FUTURE_TOLERANCE_MS
- * are passed over (were all of the newest page so dated, n8n's clock is the start). `onRequest`
- * is told when the request is made; a start date needs no request.
+ * are passed over (were all of the newest page so dated, n8n's clock is the start). The cursor
+ * never starts past n8n's clock minus CURSOR_LAG_MS (the horizon): the newest files dated after
+ * it are remembered as handled (`early`; File Processed: those in flight as pending), those
+ * without a readable timestamp as reported (`unplaced`). `onRequest` is told when the request is
+ * made; a start date needs no request.
  */
 export async function initialState(
 	this: IPollFunctions,
 	settings: TriggerSettings,
 	policy: RequestPolicy,
+	nowMs: number,
 	onRequest: () => void,
 ): Promise<TriggerState> {
 	const base = { version: STATE_VERSION, config: configOf(settings), pending: [] as string[] };
@@ -38,26 +45,62 @@ export async function initialState(
 		return { ...base, cursor: { at: settings.startDate, ids: [] } };
 	}
 	const stream = STREAMS[settings.event];
-	const { files } = await listFiles.call(this, { sortBy: stream.sortBy, sortOrder: 'DESC', page: 1, limit: FILE_PAGE_SIZE }, { policy });
+	const { files, count } = await listFiles.call(this, { sortBy: stream.sortBy, sortOrder: 'DESC', page: 1, limit: FILE_PAGE_SIZE }, { policy });
 	onRequest();
+	if (count !== undefined && files.length < Math.min(count, FILE_PAGE_SIZE)) {
+		// Files the start did not see would later be taken for news: no start from such a page.
+		throw new NodeOperationError(
+			this.getNode(),
+			`The API listed ${files.length} of the ${count} newest files it counts (GET /files, by ${stream.sortBy}, newest first): the trigger does not start from an incomplete list`,
+			{ description: 'Nothing was started or emitted; the next poll asks again. If this keeps happening, tell the service\'s operator.' },
+		);
+	}
 	if (files.length === 0) return { ...base, cursor: { at: null, ids: [] } };
-	const latestMs = Date.now() + FUTURE_TOLERANCE_MS;
-	const stamped = files
-		.map((file) => ({ file, stamp: stampOf(this, file, stream) }))
-		.filter(({ stamp }) => stamp.ms <= latestMs);
-	const newest =
-		stamped.length > 0
-			? stamped.reduce((best, entry) => (entry.stamp.ms > best.stamp.ms ? entry : best)).stamp
-			: { text: new Date(Date.now()).toISOString(), ms: Date.now() };
+	const horizon = stampAt(nowMs - CURSOR_LAG_MS);
+	const latestMs = nowMs + FUTURE_TOLERANCE_MS;
+	const listed = files.flatMap((file) => {
+		const id = fileIdOf(file);
+		return id === undefined ? [] : [{ file, id, stamp: stampOf(file, stream) }];
+	});
+	const unplaced = [...new Set(listed.filter(({ stamp }) => stamp === undefined).map(({ id }) => id))];
+	const stamped = listed.flatMap(({ file, id, stamp }) => (stamp !== undefined && stamp.ms <= latestMs ? [{ file, id, stamp }] : []));
+	const within = stamped.filter(({ stamp }) => stamp.ms <= horizon.ms);
+	const newest = (entries: typeof stamped) => entries.reduce((best, entry) => (entry.stamp.ms > best.stamp.ms ? entry : best)).stamp;
+	const oldest = (entries: typeof stamped) => entries.reduce((best, entry) => (entry.stamp.ms < best.stamp.ms ? entry : best)).stamp;
+	// History is what is dated up to the newest file within the horizon (with none, up to the
+	// horizon), and the files of the page dated after the horizon, each remembered in `early` (a
+	// file the service adds later, dated after the horizon, is news; the cursor never passes the
+	// horizon, so no file within the cursor's lag is lost). At the newest file's very millisecond,
+	// history holds only the page's files, so that a file added later at it is news, unless the
+	// page is full and its oldest file is at it (more files at it may follow past the page).
+	const last = within.length > 0 ? newest(within) : undefined;
+	const historyLimit = last ?? horizon;
+	const tieMayGoOn = last !== undefined && files.length >= FILE_PAGE_SIZE && oldest(stamped).ms === last.ms;
+	const historyUntil = tieMayGoOn || last === undefined ? historyLimit.text : stampAt(historyLimit.ms - 1).text;
+	const atLimit = (ms: number) => settings.event === 'fileProcessed' && last !== undefined && !tieMayGoOn && ms === last.ms;
+	const remember = stamped.filter(({ stamp }) => stamp.ms > horizon.ms || atLimit(stamp.ms));
+	const early: Array<[string, string]> = [];
+	const pending: string[] = [];
+	for (const { file, id, stamp } of remember) {
+		if (settings.event === 'fileProcessed' && !isProcessed(file)) pending.push(id);
+		else early.push([id, stamp.text]);
+	}
+	const remembered = {
+		...(early.length > 0 ? { early } : {}),
+		...(unplaced.length > 0 ? { unplaced } : {}),
+		pending: [...new Set(pending)],
+	};
 	if (settings.event === 'fileUpdated') {
-		// The cursor starts at the newest change, holding the files changed at that very instant.
-		const ids = [...new Set(stamped.filter(({ stamp }) => stamp.ms === newest.ms).map(({ file }) => String(file.fileId)))];
-		return { ...base, cursor: { at: newest.text, ids } };
+		// The cursor starts at the newest change, holding the files changed at that very instant; when
+		// more of them may follow past the page, history holds that instant too.
+		const at = last ?? horizon;
+		const ids = [...new Set(within.filter(({ stamp }) => stamp.ms === at.ms).map(({ id }) => id))];
+		return { ...base, ...remembered, cursor: { at: at.text, ids }, ...(tieMayGoOn ? { historyUntil } : {}) };
 	}
 	// File Processed walks back over the last day of uploads, emitting none of them, to note
 	// those still being processed at activation: they are emitted when they finish.
-	const at = new Date(newest.ms - IN_FLIGHT_LOOKBACK_MS).toISOString();
-	return { ...base, cursor: { at, ids: [] }, historyUntil: newest.text };
+	const at = new Date(historyLimit.ms - IN_FLIGHT_LOOKBACK_MS).toISOString();
+	return { ...base, ...remembered, cursor: { at, ids: [] }, historyUntil };
 }
 
 /**
@@ -65,7 +108,8 @@ export async function initialState(
  * for that passes the filters, in the event's own order: File Processed, the most recently uploaded
  * processed document (createdAt, as the trigger emits them); File Updated, the most recently changed
  * one (updatedAt). With none, nothing fires and the run ends without output, as an active trigger
- * with nothing new does (a test run on an empty workspace is not an error).
+ * with nothing new does (a test run on an empty workspace is not an error). Its item is built as the
+ * active trigger builds its items (items.ts).
  */
 export async function fetchTestEvent(
 	this: IPollFunctions,
@@ -73,10 +117,11 @@ export async function fetchTestEvent(
 	policy: RequestPolicy,
 ): Promise<INodeExecutionData[][] | null> {
 	const passes = fileFilter(settings);
+	const stream = STREAMS[settings.event];
 	// The pages are not trusted to end: at most TEST_EVENT_PAGES, and a full page that brings no
 	// file the pages before had not (a service that ignores `page`) ends the search.
 	const guard = new PagingGuard<FileRecord>({
-		list: `/files (by ${STREAMS[settings.event].sortBy}, newest first)`,
+		list: `/files (by ${stream.sortBy}, newest first)`,
 		pageSize: FILE_PAGE_SIZE,
 		maxRequests: TEST_EVENT_PAGES,
 		idOf: (file) => String(file.fileId),
@@ -85,18 +130,11 @@ export async function fetchTestEvent(
 	});
 	for (let page = 1; guard.mayRequest(); page++) {
 		guard.request();
-		const { files } = await listFiles.call(this, {
-			sortBy: STREAMS[settings.event].sortBy,
-			sortOrder: 'DESC',
-			page,
-			limit: FILE_PAGE_SIZE,
-		}, { policy });
+		const { files } = await listFiles.call(this, { sortBy: stream.sortBy, sortOrder: 'DESC', page, limit: FILE_PAGE_SIZE }, { policy });
 		const match = files.find((file) => isProcessed(file) && passes(file));
 		if (match) {
-			const extra = settings.includeValues
-				? await valuesField.call(this, String(match.fileId), policy, true)
-				: {};
-			return [withoutSecrets([{ json: withLeadingKeys({ ...match, ...extra }) }], apiKeysOf(this))];
+			const extra = settings.includeValues ? await valuesField.call(this, String(match.fileId), policy, true) : undefined;
+			return [[triggerItem(match, extra, stream, apiKeysOf(this)).item]];
 		}
 		const verdict = guard.page(files);
 		if (verdict.problem) this.logger.warn(verdict.problem.message, { node: this.getNode().name });

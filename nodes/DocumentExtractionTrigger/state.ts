@@ -1,6 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isId } from '../shared/api';
+import { TRIGGER_LIMITS } from '../shared/limits';
 import type { TriggerSettings } from './settings';
+import { parseStamp } from './stamps';
+
+const { maxTieIds: MAX_TIE_IDS, maxPending: MAX_PENDING, maxAhead: MAX_AHEAD, maxEarly: MAX_EARLY, maxUnplaced: MAX_UNPLACED } =
+	TRIGGER_LIMITS;
 
 /**
  * What the trigger keeps between polls, in the workflow's static data (never in module state:
@@ -19,6 +25,17 @@ import type { TriggerSettings } from './settings';
  *   front of the first file in flight that found no room; the walk goes on from `frontier` and
  *   emits the processed files it finds there, keeping their ids in `ahead` so that the cursor
  *   passes over them when it comes that far.
+ * - `early`: files the trigger handled (emitted, or passed as history at activation) while they
+ *   were dated after n8n's clock minus TRIGGER_LIMITS.cursorLagMs, which the cursor never passes:
+ *   `[id, timestamp]` pairs, dropped once the cursor passes them.
+ * - `unplaced`: ids of files listed with a timestamp that is not RFC 3339 text, each reported
+ *   (emitted, or remembered as in flight or as history) once; the oldest forgotten beyond
+ *   TRIGGER_LIMITS.maxUnplaced.
+ *
+ * Every id kept is a file id of the API (a UUID) and every timestamp short RFC 3339 text
+ * (stamps.ts), each list bounded in count (TRIGGER_LIMITS): the static data is bounded in bytes,
+ * whatever the service sends (TRIGGER_LIMITS.maxStaticDataBytes), and nothing else goes back into
+ * a query.
  */
 export interface Cursor {
 	at: string | null;
@@ -35,6 +52,8 @@ export interface TriggerState {
 	pending: string[];
 	frontier?: Cursor;
 	ahead?: string[];
+	early?: Array<[id: string, at: string]>;
+	unplaced?: string[];
 }
 
 export const STATE_VERSION = 1 as const;
@@ -49,13 +68,31 @@ function isStringArray(value: unknown): value is string[] {
 	return Array.isArray(value) && value.every((entry) => typeof entry === 'string');
 }
 
+/** The file ids of a stored list, at most `max` (the last ones): anything that is not a file id is dropped. */
+function fileIds(list: string[], max: number): string[] {
+	return list.filter((id) => isId(id, 'uuid')).slice(-max);
+}
+
+function isStamp(value: unknown): value is string {
+	return parseStamp(value) !== undefined;
+}
+
 function readCursor(value: unknown): Cursor | undefined {
 	if (!value || typeof value !== 'object') return undefined;
 	const { at, ids, count } = value as IDataObject;
-	if ((at !== null && typeof at !== 'string') || !isStringArray(ids)) return undefined;
-	if (count === undefined) return { at, ids: [...ids] };
+	if ((at !== null && !isStamp(at)) || !isStringArray(ids)) return undefined;
+	const kept = fileIds(ids, MAX_TIE_IDS);
+	if (count === undefined) return { at, ids: kept };
 	if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < ids.length) return undefined;
-	return { at, ids: [...ids], count };
+	return { at, ids: kept, count };
+}
+
+function readEarly(value: unknown): Array<[string, string]> | undefined {
+	if (!Array.isArray(value)) return undefined;
+	const pairs = value.filter(
+		(entry): entry is [string, string] => Array.isArray(entry) && entry.length === 2 && isId(entry[0], 'uuid') && isStamp(entry[1]),
+	);
+	return pairs.slice(-MAX_EARLY);
 }
 
 function copyCursor(cursor: Cursor): IDataObject {
@@ -69,22 +106,27 @@ function copyCursor(cursor: Cursor): IDataObject {
  * other parameters (another event or start point): the trigger then initialises again.
  */
 export function readState(staticData: IDataObject, settings: TriggerSettings): TriggerState | undefined {
-	const { version, config, historyUntil, pending, ahead } = staticData;
+	const { version, config, historyUntil, pending, ahead, unplaced } = staticData;
 	if (version !== STATE_VERSION || config !== configOf(settings)) return undefined;
 	const cursor = readCursor(staticData.cursor);
 	if (cursor === undefined) return undefined;
-	if (historyUntil !== undefined && typeof historyUntil !== 'string') return undefined;
+	if (historyUntil !== undefined && !isStamp(historyUntil)) return undefined;
 	if (pending !== undefined && !isStringArray(pending)) return undefined;
 	const frontier = staticData.frontier === undefined ? undefined : readCursor(staticData.frontier);
 	if (staticData.frontier !== undefined && frontier === undefined) return undefined;
 	if (ahead !== undefined && !isStringArray(ahead)) return undefined;
+	const early = staticData.early === undefined ? undefined : readEarly(staticData.early);
+	if (staticData.early !== undefined && early === undefined) return undefined;
+	if (unplaced !== undefined && !isStringArray(unplaced)) return undefined;
 	return {
 		version: STATE_VERSION,
 		config,
 		cursor,
 		...(historyUntil === undefined ? {} : { historyUntil }),
-		pending: pending ? [...pending] : [],
-		...(frontier === undefined ? {} : { frontier, ahead: ahead ? [...ahead] : [] }),
+		pending: pending ? fileIds(pending, MAX_PENDING) : [],
+		...(frontier === undefined ? {} : { frontier, ahead: ahead ? fileIds(ahead, MAX_AHEAD) : [] }),
+		...(early === undefined || early.length === 0 ? {} : { early }),
+		...(unplaced === undefined || unplaced.length === 0 ? {} : { unplaced: fileIds(unplaced, MAX_UNPLACED) }),
 	};
 }
 
@@ -100,6 +142,8 @@ function serialise(state: TriggerState): IDataObject {
 		data.frontier = copyCursor(state.frontier);
 		data.ahead = [...(state.ahead ?? [])];
 	}
+	if (state.early !== undefined && state.early.length > 0) data.early = state.early.map(([id, at]) => [id, at]);
+	if (state.unplaced !== undefined && state.unplaced.length > 0) data.unplaced = [...state.unplaced];
 	return data;
 }
 

@@ -1,13 +1,14 @@
 import type { IPollFunctions } from 'n8n-workflow';
 
+import { shown } from '../../credentials/shown';
 import type { FilePage, FileRecord } from '../shared/api';
 import { FILE_PAGE_SIZE, listFiles } from '../shared/api';
 import { TRIGGER_LIMITS } from '../shared/limits';
 import { PagingGuard } from '../shared/paging';
 import { pagingNodeError } from '../shared/pagingLoop';
 import type { RequestPolicy } from '../shared/run';
-import type { FileStream } from './files';
-import { stampOf } from './files';
+import type { FileStream, Listed } from './files';
+import { fileIdOf, stampOf } from './files';
 import type { Position } from './position';
 
 const {
@@ -29,7 +30,25 @@ type MayGoOn = () => boolean;
  * Handles the files of one page, in order, moving the position over each one it handled.
  * Returns false when it stopped before the end (the walk then ends).
  */
-type PageHandler = (files: FileRecord[]) => Promise<boolean>;
+type PageHandler = (files: Listed[]) => Promise<boolean>;
+
+/** What the walk reads from n8n's clock, once per poll. */
+export interface WalkClock {
+	/** n8n's clock, in ms. */
+	nowMs: number;
+}
+
+/**
+ * How the paging guard tells files apart. A file id of the API as it is; anything else (an id of
+ * 20 KB, "..") by its length and first characters, so that the ids the guard remembers for one
+ * poll stay small whatever the service sends.
+ */
+function guardIdOf(file: FileRecord): string {
+	const id = fileIdOf(file);
+	if (id !== undefined) return id;
+	const text = String(file.fileId);
+	return `not an id:${text.length}:${text.slice(0, 64)}`;
+}
 
 interface Place {
 	anchor: string | null;
@@ -55,18 +74,25 @@ interface Place {
 export class Walker {
 	private readonly guard: PagingGuard<FileRecord>;
 
+	/** Files listed in this poll whose id is not a file id of the API: skipped, reported once per poll. */
+	readonly badIds: string[] = [];
+	badIdCount = 0;
+	private readonly latestMs: number;
+
 	constructor(
 		private readonly context: IPollFunctions,
 		private readonly policy: RequestPolicy,
 		private readonly stream: FileStream,
 		private readonly mayGoOn: MayGoOn,
+		clock: WalkClock,
 	) {
+		this.latestMs = clock.nowMs + FUTURE_TOLERANCE_MS;
 		this.guard = new PagingGuard<FileRecord>({
 			list: this.listName(null),
 			pageSize: FILE_PAGE_SIZE,
 			maxRequests: MAX_LIST_REQUESTS,
 			maxItems: MAX_LIST_REQUESTS * FILE_PAGE_SIZE,
-			idOf: (file) => String(file.fileId),
+			idOf: guardIdOf,
 			// Only a full page is judged, and totals bound nothing: the stream grows while it is read.
 			judge: 'full pages',
 			boundByTotal: false,
@@ -146,10 +172,9 @@ export class Walker {
 				return;
 			}
 			if (verdict.last) return;
-			const firstMs = stampOf(this.context, files[0], this.stream).ms;
+			const placed = files.map((file) => stampOf(file, this.stream)).filter((stamp) => stamp !== undefined);
 			const last = files[files.length - 1];
-			const lastMs = stampOf(this.context, last, this.stream).ms;
-			if (firstMs < lastMs && position.at !== anchor) {
+			if (placed.length > 0 && placed[0].ms < placed[placed.length - 1].ms && position.at !== anchor) {
 				// The next request starts at the timestamp the position reached.
 				anchor = position.at;
 				page = 1;
@@ -157,7 +182,8 @@ export class Walker {
 				previousLastId = undefined;
 				this.startListing(anchor, page, false);
 			} else {
-				// A whole page at one timestamp (or a position that could not move): the next page.
+				// A whole page at one timestamp (or a position that could not move: files dated after
+				// the cursor's limit, files without a readable timestamp): the next page.
 				previousLastId = String(last.fileId);
 				page += 1;
 			}
@@ -180,7 +206,9 @@ export class Walker {
 			const answer = await this.list(anchor, page, FILE_PAGE_SIZE);
 			let found = -1;
 			answer.files.forEach((file, index) => {
-				if (position.has(String(file.fileId))) found = index;
+				// A handled file that is still at the cursor's timestamp: one that changed since (File
+				// Updated lists it later) tells nothing about the place in the group.
+				if (position.has(String(file.fileId)) && stampOf(file, this.stream)?.ms === position.ms) found = index;
 			});
 			if (found >= 0) {
 				position.placeAt((page - 1) * FILE_PAGE_SIZE + found + 1);
@@ -200,27 +228,39 @@ export class Walker {
 	/**
 	 * The files of a page the handler gets: each id once, none already handled, and none from the
 	 * first file dated beyond n8n's clock plus FUTURE_TOLERANCE_MS on (the list is in time order,
-	 * so everything after it is later still).
+	 * so everything after it is later still). A file whose id is not a file id of the API is
+	 * skipped and counted (reported once per poll; never kept nor sent back); a file without a
+	 * readable timestamp goes to the handler without one (it cannot be placed, so it cannot stop
+	 * the stream either).
 	 */
-	private prepare(files: FileRecord[], position: Position): { todo: FileRecord[]; future?: FileRecord } {
-		const latestMs = Date.now() + FUTURE_TOLERANCE_MS;
+	private prepare(files: FileRecord[], position: Position): { todo: Listed[]; future?: FileRecord } {
 		const onPage = new Set<string>();
-		const todo: FileRecord[] = [];
+		const todo: Listed[] = [];
 		for (const file of files) {
-			const id = String(file.fileId);
-			if (onPage.has(id)) continue;
-			onPage.add(id);
-			const { ms } = stampOf(this.context, file, this.stream);
-			if (ms > latestMs) return { todo, future: file };
-			if (!position.isBehind(ms, id)) todo.push(file);
+			const key = guardIdOf(file);
+			if (onPage.has(key)) continue;
+			onPage.add(key);
+			const id = fileIdOf(file);
+			if (id === undefined) {
+				this.noteBadId(file);
+				continue;
+			}
+			const stamp = stampOf(file, this.stream);
+			if (stamp !== undefined && stamp.ms > this.latestMs) return { todo, future: file };
+			if (stamp === undefined || !position.isBehind(stamp.ms, id)) todo.push({ file, id, stamp });
 		}
 		return { todo };
 	}
 
+	private noteBadId(file: FileRecord): void {
+		this.badIdCount += 1;
+		if (this.badIds.length < 3) this.badIds.push(shown(file.fileId));
+	}
+
 	private warnFuture(file: FileRecord): void {
-		const stamp = String(file[this.stream.sortBy]);
+		const stamp = shown(file[this.stream.sortBy]);
 		this.context.logger.warn(
-			`Document Extraction Trigger "${this.context.getNode().name}": file ${String(file.fileId)} has ${this.stream.sortBy} ${stamp}, more than ${FUTURE_TOLERANCE_MS / 60000} minutes ahead of this n8n's clock. The trigger emits it, and the files listed after it, once that time has come; the files before it come out as usual. Check the clocks of the service and of n8n if this is not a date the service made up.`,
+			`Document Extraction Trigger "${this.context.getNode().name}": file ${shown(file.fileId)} has ${this.stream.sortBy} ${stamp}, more than ${FUTURE_TOLERANCE_MS / 60000} minutes ahead of this n8n's clock. The trigger emits it, and the files listed after it, once that time has come; the files before it come out as usual. Check the clocks of the service and of n8n if this is not a date the service made up.`,
 			{ node: this.context.getNode().name },
 		);
 	}

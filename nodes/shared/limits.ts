@@ -148,6 +148,8 @@ export const CALLBACK_WAIT_LIMITS = {
 export const OUTPUT_LIMITS = {
 	maxSimplifiedDepth: 100,
 	maxSimplifyNotes: 20,
+	/** A trigger's item (either trigger, output/documentItem.ts): values nested deeper are replaced by a marker, named in triggerNotes. */
+	maxItemDepth: 100,
 } as const;
 
 /** Items: Batching, Return All / Limit, Delete's batches. */
@@ -249,6 +251,16 @@ export const TRIGGER_LIMITS = {
 	maxListRequestsPerPoll: 200,
 	/** A file dated later than n8n's clock plus this waits (with every file after it) until then. */
 	futureToleranceMs: 10 * 60 * 1000,
+	/** The cursor never passes n8n's clock minus this: a file the service makes visible a little after its timestamp (a slow commit) is still ahead of the cursor when it appears. */
+	cursorLagMs: 5_000,
+	/** Files emitted (or passed at activation) while dated after the cursor's limit, kept with their timestamps until the cursor passes them (about 80 KB). */
+	maxEarly: 1000,
+	/** Files listed with a timestamp that is not RFC 3339 text, reported once each (about 39 KB of ids). */
+	maxUnplaced: 1000,
+	/** The longest timestamp accepted from the service (RFC 3339 with nanoseconds and an offset has 35 characters). */
+	maxStampLength: 40,
+	/** The static data of one trigger never exceeds this (JSON), whatever the service answers; docs/trigger.md derives it. */
+	maxStaticDataBytes: 300_000,
 	/** Restarts of a walk through files sharing one timestamp after the set shifted under it. */
 	maxTieRestarts: 3,
 	/** Pages looked at, back from where it was, to find the last handled file of a large tie. */

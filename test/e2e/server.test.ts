@@ -41,6 +41,8 @@ const UNKNOWN_KEY = 'dex_test_wsA_unknown_0000000000000000';
 
 const TRIGGER = readExample('trigger-on-processed-files.json');
 const TRIGGER_NODE = 'When a document is processed';
+/** Report Export Status: PATCH <base>/files/{fileId}, nothing after the id. */
+const REPORT_PATH = /\/files\/([^/]+)$/;
 // n8n polls at most once a minute per entry of Poll Times: six entries poll every 10 seconds.
 findNode(TRIGGER, TRIGGER_NODE).parameters.pollTimes = {
 	item: [0, 10, 20, 30, 40, 50].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })),
@@ -150,6 +152,74 @@ function filesUnder(dir: string): string[] {
 
 function triggeredFileIds(executions: ExecutionRecord[]): string[] {
 	return executions.flatMap((execution) => executionOutput(execution, TRIGGER_NODE).map((item) => String(item.fileId)));
+}
+
+/** The trigger node's static data as n8n stored it (public API), or undefined before it is stored. */
+async function storedTriggerState(n8n: Stack['n8n']): Promise<Record<string, unknown> | undefined> {
+	const { staticData } = await n8n.publicApi<{ staticData?: string | Record<string, unknown> | null }>(`/workflows/${TRIGGER.id}`);
+	const all = (typeof staticData === 'string' ? JSON.parse(staticData) : staticData) as Record<string, Record<string, unknown> | undefined> | null | undefined;
+	return all?.[`node:${TRIGGER_NODE}`];
+}
+
+/** The file ids an execution's trigger emitted, without throwing for one that has no run data yet. */
+function fileIdsOf(execution: ExecutionRecord): string {
+	const runs = execution.data?.resultData.runData[TRIGGER_NODE];
+	if (!runs?.length) return '(no trigger output yet)';
+	return (runs[0].data?.main?.[0] ?? []).map((item) => String(item.json.fileId)).join(', ');
+}
+
+/**
+ * What the trigger test saw, for its failure message: the workflow's executions (file ids,
+ * status, times), the documents uploaded (created, processed), the emulator's API requests since
+ * `sinceMs` (paths and queries, never headers), and the last lines of n8n's log about polls.
+ */
+async function triggerTimeline(stack: Stack, sinceMs: number, uploadIds: string[]): Promise<string> {
+	const lines: string[] = [];
+	let executions: ExecutionRecord[] = [];
+	try {
+		executions = await listExecutions(stack.n8n, TRIGGER.id!);
+	} catch (error) {
+		lines.push(`executions could not be listed: ${(error as Error).message}`);
+	}
+	lines.push(`executions of the trigger workflow (${executions.length}):`);
+	for (const execution of [...executions].sort((a, b) => Number(a.id) - Number(b.id))) {
+		const error = execution.data?.resultData.error?.message;
+		lines.push(`  #${execution.id} ${execution.status} mode=${execution.mode} started ${execution.startedAt} stopped ${execution.stoppedAt ?? '-'} files [${fileIdsOf(execution)}]${error ? ` error: ${error}` : ''}`);
+	}
+	lines.push(`the trigger's stored state: ${JSON.stringify(await storedTriggerState(stack.n8n).catch((error: Error) => error.message))}`);
+	lines.push('documents uploaded by the test:');
+	for (const file of stack.emulator.state.files.values()) {
+		if (!uploadIds.includes(file.uploadId)) continue;
+		lines.push(`  ${file.fileId} ${file.fileName} ${file.status} created ${new Date(file.createdAtMs).toISOString()} updated ${new Date(file.updatedAtMs).toISOString()} export ${file.exportInfo?.integrationExportStatus ?? '-'}`);
+	}
+	lines.push(`emulator API requests since ${new Date(sinceMs).toISOString()} (uploads, lists, values, reports):`);
+	for (const entry of stack.emulator.requests) {
+		if (entry.host !== 'api' || Date.parse(entry.time) < sinceMs) continue;
+		const query = entry.rawQuery ? `?${decodeURIComponent(entry.rawQuery)}` : '';
+		lines.push(`  ${entry.time} #${entry.sequence} ${entry.method} ${entry.path}${query} -> ${entry.status}${entry.fault ? ` (${entry.fault})` : ''}${entry.durationMs === undefined ? '' : ` ${entry.durationMs} ms`}`);
+	}
+	try {
+		const log = fs.readFileSync(stack.n8n.logFile, 'utf8').split('\n');
+		const relevant = log.filter((line) => /Document Extraction|poll|[Ee]rror|[Ww]arn/.test(line)).slice(-40);
+		lines.push(`n8n log (${stack.n8n.logFile}), the last lines about polls, warnings and errors:`, ...(relevant.length ? relevant.map((line) => `  ${line}`) : ['  (none)']));
+	} catch (error) {
+		lines.push(`n8n log unreadable: ${(error as Error).message}`);
+	}
+	return lines.join('\n');
+}
+
+/** Runs `body`; when it fails, the error carries `explain()`'s account of what the test saw. */
+async function explainingFailure(explain: () => Promise<string>, body: () => Promise<void>): Promise<void> {
+	try {
+		await body();
+	} catch (error) {
+		const account = await explain().catch((explainError: Error) => `(no account: ${explainError.message})`);
+		if (error instanceof Error) {
+			error.message = `${error.message}\n\n--- what the test saw ---\n${account}`;
+			throw error;
+		}
+		throw new Error(`${String(error)}\n\n--- what the test saw ---\n${account}`);
+	}
 }
 
 describe('the package under n8n start', () => {
@@ -264,58 +334,75 @@ describe('the package under n8n start', () => {
 	describe('trigger in a published workflow', () => {
 		test('each uploaded document starts one execution (File Processed), and no document comes twice', async () => {
 			const { emulator, n8n } = stack;
-			const workflow = await n8n.publicApi<{ active: boolean }>(`/workflows/${TRIGGER.id}`);
-			expect(workflow.active).toBe(true);
-			// The activation poll has read the file list: from here on every upload is new to the trigger.
-			await waitFor('the activation poll', () => (emulator.requests.some((entry) => entry.method === 'GET' && entry.path.endsWith('/files')) ? true : undefined), 60_000);
-
-			const uploaded: string[] = [];
-			const executionsWith = async (fileId: string) => {
-				const executions = await listExecutions(n8n, TRIGGER.id!);
-				const matching = executions.filter((execution) => execution.stoppedAt && triggeredFileIds([execution]).includes(fileId));
-				return matching.length ? matching : undefined;
-			};
-			const fileIdOf = (uploadId: string) => [...emulator.state.files.values()].find((file) => file.uploadId === uploadId && file.status === 'processed')?.fileId;
-
-			// One at a time: each document its own execution.
-			for (let index = 1; index <= 3; index++) {
+			// The log is trimmed from its start: the next sequence number is the last one's plus one.
+			const firstSequence = (emulator.requests.at(-1)?.sequence ?? 0) + 1;
+			// A failure's account starts 30 s (three polls) before the test: the polls that led to it.
+			const sinceMs = Date.now() - 30_000;
+			const uploadIds: string[] = [];
+			const upload = async (index: number) => {
 				const uploadId = await uploadToEmulator(emulator, SEEDED_KEYS.readWrite, `receipt-e2e-${index}.txt`, Buffer.from(`Document Type: Receipt\nReceipt Number: R-E2E-${index}\nTotal: ${index}0.00\n`));
-				const fileId = await waitFor(`document ${index} processed`, () => fileIdOf(uploadId), 30_000);
-				const executions = await waitFor(`an execution for document ${index}`, () => executionsWith(fileId), 60_000, 1000);
-				expect(executions).toHaveLength(1);
-				expect(executionOutput(executions[0], TRIGGER_NODE).map((item) => item.fileId)).toEqual([fileId]);
-				uploaded.push(fileId);
-			}
-			// Two at once: both come, in one execution or two.
-			const pair = await Promise.all(
-				[4, 5].map((index) => uploadToEmulator(emulator, SEEDED_KEYS.readWrite, `receipt-e2e-${index}.txt`, Buffer.from(`Document Type: Receipt\nReceipt Number: R-E2E-${index}\nTotal: ${index}0.00\n`))),
-			);
-			for (const uploadId of pair) {
-				const fileId = await waitFor('the pair processed', () => fileIdOf(uploadId), 30_000);
-				await waitFor('an execution for the pair', () => executionsWith(fileId), 60_000, 1000);
-				uploaded.push(fileId);
-			}
+				uploadIds.push(uploadId);
+				return uploadId;
+			};
+			await explainingFailure(() => triggerTimeline(stack, sinceMs, uploadIds), async () => {
+				const workflow = await n8n.publicApi<{ active: boolean }>(`/workflows/${TRIGGER.id}`);
+				expect(workflow.active).toBe(true);
+				// The trigger's start is stored: n8n saves the static data once the activation (and its
+				// poll) has ended. From here on every upload is new to the trigger. (The first GET /files
+				// only says that the activation poll has begun.)
+				await waitFor('the trigger\'s stored start (its cursor in the static data)', async () => ((await storedTriggerState(n8n))?.cursor === undefined ? undefined : true), 60_000);
 
-			// Two more polls with nothing new: still one emission per document.
-			const pollsBefore = emulator.requests.filter((entry) => entry.method === 'GET' && entry.path.endsWith('/files')).length;
-			await waitFor('two more polls', () => (emulator.requests.filter((entry) => entry.method === 'GET' && entry.path.endsWith('/files')).length >= pollsBefore + 2 ? true : undefined), 60_000, 1000);
-			const executions = await listExecutions(n8n, TRIGGER.id!);
-			const emitted = triggeredFileIds(executions);
-			expect([...emitted].sort()).toEqual([...uploaded].sort());
-			expect(executions.length).toBeGreaterThanOrEqual(4);
-			expect(executions.length).toBeLessThanOrEqual(5);
-			for (const execution of executions) {
-				expect(execution.status).toBe('success');
-				expect(execution.mode).toBe('trigger');
-				// The trigger added the extracted values (Include Extracted Values in the example).
-				for (const item of executionOutput(execution, TRIGGER_NODE)) expect(item.values).toMatchObject({ 'Receipt Number': expect.stringMatching(/^R-E2E-\d$/) });
-			}
-			// The workflow's second node reported each document "completed", once.
-			for (const fileId of uploaded) {
-				expect(emulator.state.files.get(fileId)?.exportInfo).toMatchObject({ integrationExportStatus: 'completed' });
-			}
-			const reports = emulator.requests.filter((entry) => entry.method === 'PATCH' && entry.host === 'api');
-			expect(reports.map((entry) => entry.path.split('/').pop()).sort()).toEqual([...uploaded].sort());
+				const uploaded: string[] = [];
+				const executionsWith = async (fileId: string) => {
+					const executions = await listExecutions(n8n, TRIGGER.id!);
+					const matching = executions.filter((execution) => execution.stoppedAt && triggeredFileIds([execution]).includes(fileId));
+					return matching.length ? matching : undefined;
+				};
+				const fileIdOf = (uploadId: string) => [...emulator.state.files.values()].find((file) => file.uploadId === uploadId && file.status === 'processed')?.fileId;
+
+				// One at a time: each document its own execution.
+				for (let index = 1; index <= 3; index++) {
+					const uploadId = await upload(index);
+					const fileId = await waitFor(`document ${index} processed`, () => fileIdOf(uploadId), 30_000);
+					const executions = await waitFor(`an execution for document ${index}`, () => executionsWith(fileId), 60_000, 1000);
+					expect(executions).toHaveLength(1);
+					expect(executionOutput(executions[0], TRIGGER_NODE).map((item) => item.fileId)).toEqual([fileId]);
+					uploaded.push(fileId);
+				}
+				// Two at once: both come, in one execution or two.
+				const pair = await Promise.all([4, 5].map(upload));
+				for (const uploadId of pair) {
+					const fileId = await waitFor('the pair processed', () => fileIdOf(uploadId), 30_000);
+					await waitFor('an execution for the pair', () => executionsWith(fileId), 60_000, 1000);
+					uploaded.push(fileId);
+				}
+
+				// Two more polls with nothing new: still one emission per document.
+				const pollsBefore = emulator.requests.filter((entry) => entry.method === 'GET' && entry.path.endsWith('/files')).length;
+				await waitFor('two more polls', () => (emulator.requests.filter((entry) => entry.method === 'GET' && entry.path.endsWith('/files')).length >= pollsBefore + 2 ? true : undefined), 60_000, 1000);
+				const executions = await listExecutions(n8n, TRIGGER.id!);
+				const emitted = triggeredFileIds(executions);
+				expect([...emitted].sort()).toEqual([...uploaded].sort());
+				expect(executions.length).toBeGreaterThanOrEqual(4);
+				expect(executions.length).toBeLessThanOrEqual(5);
+				for (const execution of executions) {
+					expect(execution.status).toBe('success');
+					expect(execution.mode).toBe('trigger');
+					// The trigger added the extracted values (Include Extracted Values in the example).
+					for (const item of executionOutput(execution, TRIGGER_NODE)) expect(item.values).toMatchObject({ 'Receipt Number': expect.stringMatching(/^R-E2E-\d$/) });
+				}
+				// The workflow's second node reported each document "completed", once.
+				for (const fileId of uploaded) {
+					expect(emulator.state.files.get(fileId)?.exportInfo).toMatchObject({ integrationExportStatus: 'completed' });
+				}
+				// Reports are PATCH /files/{fileId} (Report Export Status) since the test began; the
+				// field mapper cases' PATCH /files/{fileId}/values (workspace B) are not reports.
+				const reportedFileIds = emulator.requests
+					.filter((entry) => entry.host === 'api' && entry.method === 'PATCH' && entry.sequence >= firstSequence)
+					.map((entry) => REPORT_PATH.exec(entry.path)?.[1])
+					.filter((fileId) => fileId !== undefined);
+				expect(reportedFileIds.sort()).toEqual([...uploaded].sort());
+			});
 		});
 	});
 

@@ -88,7 +88,9 @@ function mutate(answer: IDataObject, fileSize: number, { kind, at, pick, fractio
 	const entry = entries[index];
 	const byNumber = (n: number) => entries.find((candidate) => candidate?.partNumber === n);
 	const present = (record: IDataObject) => numericFields.filter((field) => typeof record[field] === 'number');
-	const topLevel = ['partSize', 'totalParts', 'totalSize'].filter((field) => typeof answer[field] === 'number');
+	// partSize is read only where a part lacks a byte range (partPlan.ts): elsewhere changing it breaks nothing.
+	const partSizeRead = entries.some((candidate) => typeof candidate?.startByte !== 'number' || (typeof candidate?.endByte !== 'number' && typeof candidate?.size !== 'number'));
+	const topLevel = ['partSize', 'totalParts', 'totalSize'].filter((field) => typeof answer[field] === 'number' && (field !== 'partSize' || partSizeRead));
 	switch (kind) {
 		case 'fractional boundary': {
 			// Part n ends `fraction` later, part n + 1 starts as much later: the sizes still add up to the file.

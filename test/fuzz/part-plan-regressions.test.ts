@@ -1,7 +1,7 @@
 /**
- * Counterexamples the part-plan properties found in the plan check as it was before issue 34,
- * kept as named cases (in process): each is refused as an unexpected part plan, never accepted
- * and never another error.
+ * Counterexamples the part-plan properties found (in the plan check as it was before issue 34, and
+ * in their own generator since), kept as named cases (in process): each refused as an unexpected
+ * part plan, never another error, or accepted where nothing the plan check reads is broken.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
@@ -40,5 +40,15 @@ describe('Part plan: counterexamples found by the properties', () => {
 
 	it('an endByte of Infinity (JSON 1e400) is refused (it was read as no endByte)', () => {
 		expect(refusal({ presignedUrls: [{ partNumber: 1, presignedUrl: url, startByte: 0, endByte: JSON.parse('1e400') as number, size: 4 }] }, 4, 4)).toMatch(/part 1's endByte is Infinity, not a whole number of bytes/);
+	});
+
+	it('a partSize given as text ("1") beside parts that give their byte ranges is not read, and the plan is accepted (npm run fuzz, seed 34: the generator called it broken)', () => {
+		const presignedUrls = [{ partNumber: 1, presignedUrl: url, startByte: 0, endByte: 0, size: 1 }];
+		const parts = planParts(context, { id: 'mpu-1', key: 'k', partSize: '1', presignedUrls }, 1, 1, 0);
+		expect(parts.map(({ partNumber, start, size }) => ({ partNumber, start, size }))).toEqual([{ partNumber: 1, start: 0, size: 1 }]);
+	});
+
+	it('a partSize given as text is refused where a part gives no byte range (then it decides what is sent)', () => {
+		expect(refusal({ partSize: '1', presignedUrls: [{ partNumber: 1, presignedUrl: url }] }, 1, 1)).toMatch(/unexpected part plan: its partSize is "1"/);
 	});
 });

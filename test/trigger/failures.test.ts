@@ -4,21 +4,13 @@
  * reports its error and changes nothing.
  */
 import { addFiles } from '../../dev/emulator/bulk-files';
-import type { StaticDataHost } from '../../dev/harness';
 import { forgetPackageRateLimits } from '../../dev/harness';
-import { ActiveTrigger, MINUTE, SEEDED_KEYS, iso, onListRequest, useEmulator } from './support';
+import { ActiveTrigger, EVENTS_AND_HOSTS, iso, MINUTE, onListRequest, SEEDED_KEYS, useEmulator } from './support';
 
 const emulator = useEmulator({}, 'test');
 const T0 = Math.floor(Date.now() / 1000) * 1000 - 24 * 60 * MINUTE;
 
-const cases: Array<[event: 'fileProcessed' | 'fileUpdated', host: StaticDataHost]> = [
-	['fileProcessed', 'in-memory'],
-	['fileProcessed', 'staged'],
-	['fileUpdated', 'in-memory'],
-	['fileUpdated', 'staged'],
-];
-
-describe.each(cases)('%s with the %s static data host', (event, host) => {
+describe.each(EVENTS_AND_HOSTS)('%s with the %s static data host', (event, host) => {
 	it('429 beyond the wait on page 4, then 500s on the next poll, then good polls: every file once', async () => {
 		const files = addFiles(emulator.state, 1_000, { createdAtMs: (i) => T0 + i * 1000 });
 		const trigger = new ActiveTrigger(emulator, { event, startFrom: 'date', startDate: iso(T0) }, host);

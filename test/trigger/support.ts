@@ -17,6 +17,14 @@ export const TRIGGER_TYPE = 'documentExtractionTrigger';
 
 export const MINUTE = 60_000;
 
+/** Both events with both of n8n's static data hosts (its classic one, and its durable poll cursors). */
+export const EVENTS_AND_HOSTS: Array<[event: 'fileProcessed' | 'fileUpdated', host: StaticDataHost]> = [
+	['fileProcessed', 'in-memory'],
+	['fileProcessed', 'staged'],
+	['fileUpdated', 'in-memory'],
+	['fileUpdated', 'staged'],
+];
+
 /** The trigger's editor dropdown `method`, as the editor loads it. */
 export async function triggerLoadOptions(emulator: Emulator, method: string): Promise<INodePropertyOptions[]> {
 	return await loadOptions({
@@ -165,3 +173,5 @@ export function listRequests(emulator: Emulator): RequestLogEntry[] {
 export function iso(ms: number): string {
 	return new Date(ms).toISOString();
 }
+
+export { deepJson, rawValue, rewriteListedFiles } from '../../dev/emulator/hostile-lists';

@@ -1,0 +1,86 @@
+/**
+ * The counterexamples the trigger's property test found (test/fuzz/trigger-properties.test.ts),
+ * each replayed as it was shrunk, through the same world: n8n-core's poll context against the
+ * emulator, n8n's clock on the package's wait clock, every invariant checked after each poll and
+ * exactly-once at the end. Each failed before the fix its name describes.
+ */
+import { useEmulator, useFakeWaitClock } from '../node/support';
+import type { Scenario, Step } from '../fuzz/trigger-world';
+import { TriggerWorld } from '../fuzz/trigger-world';
+
+const emulator = useEmulator();
+const clock = useFakeWaitClock();
+
+const poll: Step = { kind: 'poll', lost: false };
+const add = (count: number, when: Extract<Step, { kind: 'add' }>['when'], status: 'processed' | 'processing' = 'processed'): Step => ({ kind: 'add', count, when, status });
+
+function history(event: Scenario['event'], start: Scenario['start'], steps: Step[]): Scenario {
+	return { event, start, host: 'in-memory', maxItems: 1000, steps };
+}
+
+const COUNTEREXAMPLES: Array<[name: string, scenario: Scenario]> = [
+	[
+		'Start From "Now": a file added after activation at the same millisecond as the newest files is not taken for history',
+		history('fileProcessed', 'now', [add(5, 'now'), poll, add(1, 'now'), poll]),
+	],
+	[
+		'Start From "Now": 130 files sharing the newest millisecond at activation stay history, also those past the first page',
+		history('fileProcessed', 'now', [add(130, 'now'), add(2, 'now'), poll]),
+	],
+	[
+		'Start From "Now": 131 files at the newest millisecond and one dated ahead at activation stay history',
+		history('fileProcessed', 'now', [add(130, 'now'), add(1, 'now'), add(1, 'ahead'), poll]),
+	],
+	[
+		'Start From "Now": a file processed before activation and dated after the cursor limit does not fire when it is rerun',
+		history('fileProcessed', 'now', [add(5, 'now'), poll, { kind: 'reprocess', pick: 0 }, poll, add(1, 'now'), poll]),
+	],
+	[
+		"Start From \"Now\": 130 files dated within the cursor lag at activation, then one added at the oldest one's millisecond: it comes out",
+		history('fileProcessed', 'now', [add(130, 'justBehind'), poll, add(1, 'tie'), add(1, 'now'), add(1, 'now'), poll]),
+	],
+	[
+		'Start From "Now": an activation answer that lists fewer files than its count starts nothing, so no file of the history comes out',
+		history('fileProcessed', 'now', [add(3, 'now'), { kind: 'fault', what: 'shrink', at: 1 }, { kind: 'advance', ms: 1000 }, { kind: 'corrupt', pick: 0, how: 'badStamp' }]),
+	],
+	[
+		'Start From "Now", File Updated: a group sharing the newest timestamp within the cursor limit that the activation page cuts stays history',
+		history('fileUpdated', 'now', [add(130, 'ahead'), { kind: 'advance', ms: 240_000 }, add(1, 'now')]),
+	],
+	[
+		'File Processed: a file emitted ahead of the cursor whose timestamp then becomes unreadable is not emitted again',
+		history('fileProcessed', 'date', [add(1, 'now'), poll, { kind: 'advance', ms: 1000 }, { kind: 'corrupt', pick: 0, how: 'badStamp' }, poll]),
+	],
+	[
+		"File Processed: a file at the cursor's own timestamp whose timestamp then becomes unreadable is not emitted again",
+		history('fileProcessed', 'date', [add(1, 'now'), { kind: 'advance', ms: 30_000 }, poll, { kind: 'corrupt', pick: 0, how: 'badStamp' }, poll, poll]),
+	],
+	[
+		'File Updated: a file emitted ahead of the cursor whose timestamp becomes unreadable, then changes: no third item',
+		history('fileUpdated', 'date', [add(1, 'now'), poll, { kind: 'corrupt', pick: 0, how: 'badStamp' }, poll, { kind: 'reprocess', pick: 0 }, poll, add(2, 'now')]),
+	],
+	[
+		'File Updated: 130 files handled at one timestamp all change before the next poll, with one more just after: all come out',
+		history('fileUpdated', 'date', [add(130, 'now', 'processing'), { kind: 'advance', ms: 240_000 }, add(1, 'now', 'processing'), poll, poll, poll]),
+	],
+	[
+		'File Processed: a recheck answer that lists fewer files than its count does not make a remembered file look deleted',
+		history('fileProcessed', 'date', [
+			add(1, 'now', 'processing'),
+			{ kind: 'advance', ms: 660_000 },
+			poll,
+			{ kind: 'finish', pick: 0 },
+			{ kind: 'fault', what: 'shrink', at: 2 },
+			add(1, 'now'),
+		]),
+	],
+];
+
+it.each(COUNTEREXAMPLES)('%s', async (_name, scenario) => {
+	const world = new TriggerWorld(emulator, clock, scenario);
+	try {
+		await world.run();
+	} catch (error) {
+		throw new Error(`${(error as Error).message}\n${world.journal.join('\n')}`);
+	}
+});
