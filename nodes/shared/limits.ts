@@ -23,16 +23,11 @@ export const WAIT_LIMITS = {
 	/** After a failure (5xx, network error, timeout): 0.5 s, 1 s, 2 s … up to this, equal jitter. */
 	failureBackoffBaseMs: 500,
 	failureBackoffCapMs: 8_000,
-	/** Retries after failures, for requests that are safe to repeat. */
-	maxFailureRetries: 3,
-	/** Default of Max Retry Wait: all the waits and repeated attempts of one item together, in seconds. */
-	defaultMaxWaitSeconds: 60,
-	/** Highest Max Retry Wait accepted. */
-	maxMaxWaitSeconds: 3600,
-	/** Default of Request Timeout, in seconds. */
-	defaultRequestTimeoutSeconds: 60,
-	/** Lowest Request Timeout accepted, in seconds. */
-	minRequestTimeoutSeconds: 1,
+	maxFailureRetries: 3, // Retries after failures, for requests that are safe to repeat.
+	defaultMaxWaitSeconds: 60, // Default of Max Retry Wait: all the waits and repeated attempts of one item together, in seconds.
+	maxMaxWaitSeconds: 3600, // Highest Max Retry Wait accepted.
+	defaultRequestTimeoutSeconds: 60, // Default of Request Timeout, in seconds.
+	minRequestTimeoutSeconds: 1, // Lowest Request Timeout accepted, in seconds.
 	/** A retry is not started with less time than this left (it could not finish). */
 	minAttemptMs: 250,
 	/** The credential test waits this long for the API's answer (a person is waiting in the dialog). */
@@ -123,22 +118,15 @@ export const PROCESSING_WAIT_LIMITS = {
 
 /** Upload's Wait Mode "When the Service Calls Back": what a callback may cost, what a process remembers. */
 export const CALLBACK_WAIT_LIMITS = {
-	/** Waiting executions whose confirmed uploads one n8n process remembers; the oldest is forgotten first (then checked again at its next callback). */
-	maxTrackedExecutions: 1000,
-	/** A callback's check of its upload: one API attempt, and its retries (the service waits 30 s for the answer). */
-	verifyRequestTimeoutMs: 10_000,
+	maxTrackedExecutions: 1000, // Waiting executions whose confirmed uploads one n8n process remembers; the oldest is forgotten first (then checked again at its next callback).
+	verifyRequestTimeoutMs: 10_000, // A callback's check of its upload: one API attempt, and its retries (the service waits 30 s for the answer).
 	verifyMaxRetryWaitMs: 10_000,
-	/** After the API called an upload unfinished, a callback for it within this time is not checked again (answered 429). */
-	verifySpacingMs: 2_000,
-	/** Retry-After (seconds) of a callback answered 409 or 429: when the service should try again. */
-	retryAfterSeconds: 5,
-	/** Status requests at the same time: before the execution waits, a process's first look at a waiting execution, the results. */
-	statusConcurrency: 4,
-	/** At most this many uploads unconfirmed after a final callback: each is asked for (another process may have had its callback), at most once per spacing. */
-	tailRecheckUploads: 8,
+	verifySpacingMs: 2_000, // After the API called an upload unfinished, a callback for it within this time is not checked again (answered 429).
+	retryAfterSeconds: 5, // Retry-After (seconds) of a callback answered 409 or 429: when the service should try again.
+	statusConcurrency: 4, // Status requests at the same time: before the execution waits, a process's first look at a waiting execution, the results.
+	tailRecheckUploads: 8, // At most this many uploads unconfirmed after a final callback: each is asked for (another process may have had its callback), at most once per spacing.
 	tailRecheckSpacingMs: 5_000,
-	/** Characters read of each field of a callback's body (status, step, uploadId). */
-	bodyFieldChars: 100,
+	bodyFieldChars: 100, // Characters read of each field of a callback's body (status, step, uploadId).
 } as const;
 
 /**
