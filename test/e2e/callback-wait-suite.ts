@@ -22,7 +22,7 @@ import {
 	PICK_UP_NODE,
 	callbackUploadWorkflow,
 	callbackUrlsOfExecution,
-	executionFromWebhook,
+	executionFromUploads,
 	executionRecord,
 	untilWaiting,
 	writeCallbackDocuments,
@@ -98,7 +98,7 @@ export function describeCallbackWaitInRealN8n(): void {
 			emulator.setProcessingDelay(4000);
 		});
 
-		const startExecution = async (workflowId: string, webhookPath: string, seen: Set<string> = new Set()) => await executionFromWebhook(n8n, workflowId, webhookPath, seen);
+		const startExecution = async (webhookPath: string) => await executionFromUploads(n8n, emulator, webhookPath);
 		const waiting = async (executionId: string) => await untilWaiting(n8n, executionId);
 		const callbackUrlsOf = (executionId: string) => callbackUrlsOfExecution(emulator, executionId);
 		/**
@@ -106,12 +106,8 @@ export function describeCallbackWaitInRealN8n(): void {
 		 * tests check every answer); n8n 2.41 may answer one itself, before the node runs, to a call
 		 * that races another call resuming the same execution (`preserveInputOverride` reading a run it
 		 * has just removed: "Cannot read properties of undefined (reading 'inputOverride')"), and the
-		 * service then sends it again, as it does after any 5xx.
-		 */
-		/**
-		 * Callbacks whose last answer was a 5xx. n8n answers 5xx before the node runs in a race while
-		 * the execution resumes; the service sends those again with backoff, so their retries are
-		 * waited for (up to 60 s) before judging how each callback ended.
+		 * service then sends it again, as it does after any 5xx: those retries (backoff 1 s, 2 s, 4 s …)
+		 * are waited for, up to 60 s, before judging how each callback ended.
 		 */
 		const endedInServerErrors = async () => {
 			const failed = () => emulator.state.callbacks.filter((delivery) => (delivery.lastStatus ?? 0) >= 500);
@@ -126,7 +122,7 @@ export function describeCallbackWaitInRealN8n(): void {
 			emulator.callbackFaults.add({ kind: 'duplicate', copies: 2, concurrent: true, count: 'all' });
 			emulator.callbackFaults.add({ kind: 'reorder', windowMs: 300, count: 'all' });
 			emulator.setProcessingDelay(15_000);
-			const first = await startExecution(SMOKE.id, SMOKE.path);
+			const first = await startExecution(SMOKE.path);
 			await waiting(first);
 
 			// The resume URL's token, measured: n8n 2.41 refuses a call without it before the node sees it; n8n 1.x has none.
@@ -151,7 +147,7 @@ export function describeCallbackWaitInRealN8n(): void {
 
 			// A second execution runs its uploads while the first waits: with one production slot, it
 			// could not start before the first ended if waiting held the slot.
-			const second = await startExecution(SMOKE.id, SMOKE.path, new Set([first]));
+			const second = await startExecution(SMOKE.path);
 			await waiting(second);
 			const secondUploadedAt = [...emulator.state.uploads.values()].filter((upload) => upload.params.callbackURL?.includes(`/webhook-waiting/${second}/`)).map((upload) => upload.createdAtMs);
 			expect(secondUploadedAt).toHaveLength(5);
@@ -174,7 +170,7 @@ export function describeCallbackWaitInRealN8n(): void {
 		fullTest('no callback at all: at the Wait Timeout n8n passes the input through, and Get Upload Status picks the uploads up by the node\'s context; the wait tracker measured', async () => {
 			emulator.callbackFaults.add({ kind: 'drop', count: 'all' });
 			emulator.setProcessingDelay(300);
-			const executionId = await startExecution(TIMEOUT.id, TIMEOUT.path);
+			const executionId = await startExecution(TIMEOUT.path);
 			await waiting(executionId);
 			const waitTill = Date.parse(String((await executionRecord(n8n, executionId)).waitTill));
 
@@ -193,7 +189,7 @@ export function describeCallbackWaitInRealN8n(): void {
 
 		fullTest('twenty documents with long processing, and n8n restarted while the execution waits: it resumes once with every document', async () => {
 			emulator.setProcessingDelay(25_000);
-			const executionId = await startExecution(MANY.id, MANY.path);
+			const executionId = await startExecution(MANY.path);
 			await waiting(executionId);
 			const port = n8n.port;
 			await n8n.stop();
@@ -208,7 +204,7 @@ export function describeCallbackWaitInRealN8n(): void {
 		});
 
 		fullTest('"save successful executions: none": the waiting execution is kept, resumes, the rest of the workflow runs once per document, then n8n deletes it', async () => {
-			const executionId = await startExecution(NONE.id, NONE.path);
+			const executionId = await startExecution(NONE.path);
 			await waiting(executionId);
 			const uploads = callbackUrlsOf(executionId).length;
 			expect(uploads).toBe(2);
