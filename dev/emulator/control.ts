@@ -2,6 +2,7 @@
  * Only the emulator answers these paths; they need no API key. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isControllable } from './clock';
+import { callbackFaultProblem, type CallbackFaultSpec } from './callback-faults';
 import type { EmulatorCore } from './core';
 import { CONTROL_PREFIX } from './core';
 import type { FailFault, FaultMatch, FaultPhase, HangMode, HostName, RedirectStatus } from './faults';
@@ -167,8 +168,30 @@ export function installControl(core: EmulatorCore): void {
 				const { id: multipartId, key, totalSize, partSize, totalParts, completed } = multipart;
 				return reply(200, { id: multipartId, uploadId: multipart.uploadId, key, totalSize, partSize, totalParts, completed, parts });
 			}
-			case 'GET /callbacks':
-				return reply(200, { callbacks: core.state.callbacks });
+			case 'GET /callbacks': {
+				// Optionally only those of one upload (by the payload's uploadId).
+				const { uploadId } = url.query;
+				const callbacks = uploadId === undefined ? core.state.callbacks : core.state.callbacks.filter((delivery) => delivery.payload.uploadId === uploadId);
+				return reply(200, { callbacks });
+			}
+			case 'DELETE /callbacks':
+				core.state.callbacks.length = 0;
+				return reply(200, { success: true });
+			case 'POST /callbacks/faults': {
+				const problem = callbackFaultProblem(body);
+				if (problem) return reply(400, { error: problem });
+				const fault = core.callbackFaults.add(body as unknown as CallbackFaultSpec);
+				return reply(200, { success: true, id: fault.id });
+			}
+			case 'GET /callbacks/faults':
+				return reply(200, { faults: core.callbackFaults.pending() });
+			case 'DELETE /callbacks/faults':
+				core.callbackFaults.clear();
+				return reply(200, { success: true });
+			case 'POST /processing-delay':
+				if (typeof body.delayMs !== 'number' || !Number.isFinite(body.delayMs) || body.delayMs < 0) return reply(400, { error: 'delayMs (a number, 0 or more) is required' });
+				core.processor.setProcessingDelay(body.delayMs);
+				return reply(200, { processingDelayMs: body.delayMs });
 			case 'GET /idle':
 				await core.state.idle();
 				return reply(200, { idle: true });

@@ -5,6 +5,7 @@ import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ApiDispatcher, type RateLimitOptions } from './api-dispatch';
+import { CallbackFaults } from './callback-faults';
 import { CallbackSender } from './callbacks';
 import type { Clock } from './clock';
 import { iso } from './clock';
@@ -55,6 +56,8 @@ export class EmulatorCore {
 	readonly store: ObjectStore;
 	readonly presigner: Presigner;
 	readonly callbacks: CallbackSender;
+	/** Faults of the callbacks the emulator sends (delayed, duplicated, …). */
+	readonly callbackFaults = new CallbackFaults();
 	readonly processor: Processor;
 	readonly storageHost: StorageHost;
 	readonly events = new EventEmitter<EmulatorEvents>();
@@ -80,8 +83,8 @@ export class EmulatorCore {
 		this.store = new ObjectStore(this.state, options.dataDir);
 		this.presigner = new Presigner(this.state, this.clock, () => this.storageUrl);
 		this.faults = new Faults(() => this.presigner.expireAll());
-		this.callbacks = new CallbackSender(this.state, { retries: options.callbackRetries, retryBaseMs: options.callbackRetryBaseMs, timeoutMs: 30000 });
-		this.processor = new Processor(this.state, this.store, this.callbacks, { processingDelayMs: options.processingDelayMs });
+		this.callbacks = new CallbackSender(this.state, { retries: options.callbackRetries, retryBaseMs: options.callbackRetryBaseMs, timeoutMs: 30000 }, this.callbackFaults);
+		this.processor = new Processor(this.state, this.store, this.callbacks, { processingDelayMs: options.processingDelayMs }, this.callbackFaults);
 		this.storageHost = new StorageHost(this.state, this.clock, this.store, this.processor, { requireContentLength: options.requireContentLength, sink: options.storageSink });
 		this.api = new ApiDispatcher(this, options.rateLimit);
 		this.deleteAnswer = options.deleteAnswer;

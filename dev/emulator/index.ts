@@ -10,6 +10,7 @@ import { type Clock, type ControllableClock, isControllable, ManualClock, Offset
 import { installControl } from './control';
 import type { RateLimitOptions } from './api-dispatch';
 import { EmulatorCore } from './core';
+import type { CallbackFaults } from './callback-faults';
 import type { Faults } from './faults';
 import { fileRoutes } from './routes/files';
 import { uploadRoutes } from './routes/uploads';
@@ -21,6 +22,8 @@ import type { DeleteAnswerShape } from './types';
 
 export { ManualClock, OffsetClock, SEED_IDS, SEEDED_KEYS };
 export type { Clock, ControllableClock, DeleteAnswerShape, EmulatorEvents, FaultLabel, RateLimitOptions, RequestLogEntry };
+export type { CallbackFault, CallbackFaultKind, CallbackFaultSpec, CallbackStepFilter } from './callback-faults';
+export type { CallbackDelivery } from './types';
 export type { FailFault, DelayFault, ResetFault, FaultMatch, HangFault, HangMode, HostName, RedirectFault, RedirectStatus, RewriteUrlsFault, EditAnswerFault, PendingFaults } from './faults';
 
 export interface EmulatorOptions {
@@ -78,6 +81,8 @@ export interface Emulator {
 	keys: typeof SEEDED_KEYS;
 	state: EmulatorState;
 	faults: Faults;
+	/** Faults of the callbacks it sends: delayed, duplicated, out of order, forged, replayed, never sent, before-parked (README). */
+	callbackFaults: CallbackFaults;
 	/** Request log (all hosts, oldest first). Clear with `requests.length = 0`. */
 	requests: RequestLogEntry[];
 	/** 'request' when a request arrives (its fault taken), 'response' when its status is settled. */
@@ -93,6 +98,8 @@ export interface Emulator {
 	protectFiles(fileIds: string[], detail?: string): void;
 	/** Shape of later DELETE /files answers. */
 	setDeleteAnswer(shape: DeleteAnswerShape): void;
+	/** Real time that processing takes from now on (the option processingDelayMs). */
+	setProcessingDelay(ms: number): void;
 	close(): Promise<void>;
 }
 
@@ -128,6 +135,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 		keys: SEEDED_KEYS,
 		state: core.state,
 		faults: core.faults,
+		callbackFaults: core.callbackFaults,
 		requests: core.requests,
 		events: core.events,
 		clock,
@@ -141,6 +149,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 		setDeleteAnswer: (shape) => {
 			core.deleteAnswer = shape;
 		},
+		setProcessingDelay: (ms) => core.processor.setProcessingDelay(ms),
 		close: async () => {
 			if (closed) return;
 			closed = true;

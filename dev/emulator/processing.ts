@@ -1,6 +1,7 @@
 /** What happens after bytes land in storage: upload steps, ZIP extraction (zip-archive.ts),
  * duplicate detection, text extraction and form filling (classify.ts picks the file type),
  * callbacks. Reruns reuse the same filling. */
+import type { CallbackFaults } from './callback-faults';
 import type { CallbackSender } from './callbacks';
 import { deriveSummary, pickFileType, toDefinition } from './classify';
 import { iso } from './clock';
@@ -28,7 +29,13 @@ export class Processor {
 		private readonly store: ObjectStore,
 		private readonly callbacks: CallbackSender,
 		private readonly options: ProcessorOptions,
+		private readonly callbackFaults: CallbackFaults,
 	) {}
+
+	/** Real time processing takes from now on (split in three between its steps). */
+	setProcessingDelay(ms: number): void {
+		this.options.processingDelayMs = ms;
+	}
 
 	close(): void {
 		this.closed = true;
@@ -36,9 +43,10 @@ export class Processor {
 		this.timers.clear();
 	}
 
-	/** One third of the processing delay between steps (real time). */
-	private pause(): Promise<void> {
-		const ms = this.options.processingDelayMs / 3;
+	/** One third of the processing delay between steps (real time); none for an upload a before-parked callback fault took. */
+	private pause(upload?: UploadRecord): Promise<void> {
+		const fast = upload !== undefined && this.callbackFaults.has('before-parked', upload.parentUploadId ?? upload.uploadId);
+		const ms = fast ? 0 : this.options.processingDelayMs / 3;
 		return new Promise((resolve) => {
 			if (ms <= 0) {
 				setImmediate(resolve);
@@ -60,6 +68,12 @@ export class Processor {
 			this.state.scheduleExpiry(upload.expiresAtMs);
 		}
 		this.state.beginWork();
+		this.callbackFaults.bind(upload.uploadId);
+		const forged = this.callbackFaults.forgedBody(upload.uploadId);
+		if (forged && upload.params.callbackURL && !upload.parentUploadId) {
+			// A callback that lies: it says processing has finished although it has only begun.
+			this.callbacks.send(upload.params.callbackURL, { uploadId: upload.uploadId, timestamp: this.state.nowIso(), ...forged }, 'forge');
+		}
 		const run = upload.isZip ? this.runZip(upload, object) : this.runSingle(upload, object);
 		run
 			.catch((error: Error) => {
@@ -147,12 +161,12 @@ export class Processor {
 	private async runSingle(upload: UploadRecord, object: StoredObject): Promise<void> {
 		const file = this.createFile(upload, object, upload.params.fileName, upload.params.fileType);
 		this.addStep(upload, upload.statuses, 'file_uploaded', 'completed');
-		await this.pause();
+		await this.pause(upload);
 		this.addStep(upload, upload.statuses, 'processing_started', 'completed');
 		this.setStatus(file, 'processing');
-		await this.pause();
+		await this.pause(upload);
 		this.addStep(upload, upload.statuses, 'fraud_detection', 'completed');
-		await this.pause();
+		await this.pause(upload);
 		const failure = await this.fill(file, object.diskPath, upload);
 		if (failure) {
 			this.addStep(upload, upload.statuses, 'processing_failed', 'error', failure);
@@ -165,9 +179,9 @@ export class Processor {
 	private async runZip(upload: UploadRecord, object: StoredObject): Promise<void> {
 		upload.zipFileId ??= newUuid();
 		this.addStep(upload, upload.statuses, 'file_uploaded', 'completed');
-		await this.pause();
+		await this.pause(upload);
 		this.addStep(upload, upload.statuses, 'processing_started', 'completed');
-		await this.pause();
+		await this.pause(upload);
 		let members: UnzippedMember[];
 		try {
 			if (object.sink) throw new Error('The emulator runs in storage sink mode: the ZIP archive was not kept, so it cannot be extracted');
@@ -180,7 +194,7 @@ export class Processor {
 			return;
 		}
 		this.addStep(upload, upload.statuses, 'zip_extraction', 'completed');
-		await this.pause();
+		await this.pause(upload);
 		const processed: string[] = [];
 		const zipArchiveName = upload.params.retainOriginalZipFileName ? sanitizeZipArchiveName(upload.params.fileName) : undefined;
 		for (const member of members) {

@@ -314,4 +314,11 @@ export interface CallbackDelivery {
 	lastStatus?: number;
 	lastError?: string;
 	reason?: string;
+	/** The status of each attempt (0: no answer), oldest first. */
+	statuses: number[];
+	/** The callback fault that made or shaped this delivery (callback-faults.ts), e.g. 'duplicate', 'forge'. */
+	fault?: string;
+	/** When the first attempt started and the last one ended (the clock's ms). */
+	firstAttemptAt?: number;
+	lastAttemptAt?: number;
 }

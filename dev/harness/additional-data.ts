@@ -38,6 +38,8 @@ export interface AdditionalDataOptions {
 	currentNodeParameters?: INodeParameters;
 	rootExecutionMode?: WorkflowExecuteMode;
 	executionTimeoutTimestamp?: number;
+	/** The base of `$execution.resumeUrl` (default: the fixed base below, which nothing serves). */
+	webhookWaitingBaseUrl?: string;
 }
 
 export function createAdditionalData(options: AdditionalDataOptions): IWorkflowExecuteAdditionalData {
@@ -57,7 +59,7 @@ export function createAdditionalData(options: AdditionalDataOptions): IWorkflowE
 		formWaitingBaseUrl: `${BASE_URL}/form-waiting`,
 		formTestBaseUrl: `${BASE_URL}/form-test`,
 		webhookBaseUrl: `${BASE_URL}/webhook`,
-		webhookWaitingBaseUrl: `${BASE_URL}/webhook-waiting`,
+		webhookWaitingBaseUrl: options.webhookWaitingBaseUrl ?? `${BASE_URL}/webhook-waiting`,
 		webhookTestBaseUrl: `${BASE_URL}/webhook-test`,
 		mcpBaseUrl: `${BASE_URL}/mcp`,
 		mcpTestBaseUrl: `${BASE_URL}/mcp-test`,

@@ -19,7 +19,9 @@ import type {
 	IPinData,
 	IRun,
 	IRunData,
+	IRunExecutionData,
 	IWorkflowBase,
+	IWorkflowExecuteAdditionalData,
 	IWorkflowSettings,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
@@ -32,7 +34,7 @@ import { HarnessCredentialsHelper } from './credentials-helper';
 import type { LogLine } from './logger';
 import type { HarnessNodeTypes, LoadedPackage } from './registry';
 import { fullNodeTypeName } from './registry';
-import type { PackageOptions } from './session';
+import type { HarnessSession, PackageOptions } from './session';
 import { openSession } from './session';
 
 /** A node as in workflow JSON; id, position and typeVersion may be left out. */
@@ -80,6 +82,11 @@ export interface RunWorkflowOptions extends PackageOptions {
 	 * the editor's "Stop" button, and the result says `boundReached`
 	 */
 	maxNodeRuns?: number;
+	/**
+	 * follows the execution as n8n's database and waiting-webhook server do (waiting.ts's
+	 * `startWaitingWebhooks()`): a node that waits can then be called back and resumed
+	 */
+	observer?: ExecutionObserver;
 }
 
 export interface RunWorkflowResult {
@@ -170,46 +177,65 @@ function toRunResult(
 	};
 }
 
-/** Runs workflow JSON through n8n-core's WorkflowExecute with real HTTP. */
-export async function runWorkflow(
-	workflowJson: WorkflowJson,
-	options: RunWorkflowOptions = {},
-): Promise<RunWorkflowResult> {
-	const session = await openSession(options);
-	const { credentialsHelper, nodeTypes, mainPackage } = session;
-	const credentials = options.credentials ?? {};
-	credentialsHelper.setCredentials(credentials);
-	await useBinaryDataMode(options.binaryDataMode ?? 'default');
+/**
+ * What an execution needs besides its run data, kept so that it can run again later: the
+ * waiting-webhook server (waiting.ts) resumes a waiting execution with it, as n8n resumes one
+ * from its database (a fresh Workflow, fresh lifecycle hooks, the same execution id).
+ */
+export interface PreparedExecution {
+	session: HarnessSession;
+	nodes: INode[];
+	workflowJson: WorkflowJson;
+	workflowId: string;
+	settings: IWorkflowSettings;
+	mode: WorkflowExecuteMode;
+	executionId: string;
+	workflowData: IWorkflowBase;
+	credentials: Record<string, ICredentialDataDecryptedObject>;
+	binaryDataMode: BinaryDataMode;
+	/** The base of `$execution.resumeUrl` (n8n's `<webhook URL>/webhook-waiting`). */
+	webhookWaitingBaseUrl?: string;
+	/** A fresh Workflow over the nodes (static data as given). */
+	newWorkflow(): Workflow;
+}
 
+/**
+ * Follows an execution from outside (waiting.ts's server): told when it starts, and when a run of
+ * it ends (waiting, or finished), with the run's data as n8n would store it.
+ */
+export interface ExecutionObserver {
+	/** The base of the resume URLs it serves, e.g. http://127.0.0.1:PORT/webhook-waiting. */
+	webhookWaitingBaseUrl: string;
+	/** n8n 1.x: executions carry no resume token. */
+	withoutResumeToken?: boolean;
+	started(prepared: PreparedExecution): void;
+	ended(prepared: PreparedExecution, result: RunWorkflowResult): void;
+}
+
+export async function prepareExecution(workflowJson: WorkflowJson, options: RunWorkflowOptions = {}): Promise<PreparedExecution> {
+	const session = await openSession(options);
+	const { nodeTypes, mainPackage } = session;
+	const credentials = options.credentials ?? {};
 	const mode = options.mode ?? 'manual';
 	const nodes = normalizeNodes(workflowJson.nodes, mainPackage, nodeTypes, Object.keys(credentials));
 	const workflowId = workflowJson.id ?? HARNESS_WORKFLOW_ID;
 	const settings: IWorkflowSettings = { executionOrder: 'v1', ...(workflowJson.settings ?? {}) };
-	const workflow = new Workflow({
-		id: workflowId,
-		name: workflowJson.name ?? 'Harness workflow',
-		nodes,
-		connections: workflowJson.connections,
-		active: false,
-		nodeTypes,
-		staticData: deepCopy(workflowJson.staticData ?? {}),
-		settings,
-		pinData: workflowJson.pinData,
-	});
-
-	const startNode = options.startNode ? workflow.getNode(options.startNode) : workflow.getStartNode();
-	if (!startNode) {
-		throw new UnexpectedError(
-			options.startNode
-				? `Start node "${options.startNode}" is not in the workflow`
-				: 'The workflow has no start node (add an n8n-nodes-base.manualTrigger or pass startNode)',
-		);
-	}
-
+	const newWorkflow = () =>
+		new Workflow({
+			id: workflowId,
+			name: workflowJson.name ?? 'Harness workflow',
+			nodes,
+			connections: workflowJson.connections,
+			active: false,
+			nodeTypes,
+			staticData: deepCopy(workflowJson.staticData ?? {}),
+			settings,
+			pinData: workflowJson.pinData,
+		});
 	const executionId = options.executionId ?? nextExecutionId();
 	const workflowData: IWorkflowBase = {
 		id: workflowId,
-		name: workflow.name ?? 'Harness workflow',
+		name: workflowJson.name ?? 'Harness workflow',
 		active: false,
 		isArchived: false,
 		activeVersionId: null,
@@ -220,7 +246,44 @@ export async function runWorkflow(
 		createdAt: new Date(),
 		updatedAt: new Date(),
 	} as IWorkflowBase;
-	const hooks = new ExecutionLifecycleHooks(mode, executionId, workflowData);
+	return {
+		session,
+		nodes,
+		workflowJson,
+		workflowId,
+		settings,
+		mode,
+		executionId,
+		workflowData,
+		credentials,
+		binaryDataMode: options.binaryDataMode ?? 'default',
+		webhookWaitingBaseUrl: options.observer?.webhookWaitingBaseUrl,
+		newWorkflow,
+	};
+}
+
+/** Additional data for a run of a prepared execution (with its hooks and, for a webhook call, the request). */
+export function additionalDataFor(prepared: PreparedExecution, hooks?: ExecutionLifecycleHooks): IWorkflowExecuteAdditionalData {
+	return createAdditionalData({
+		credentialsHelper: prepared.session.credentialsHelper,
+		hooks,
+		executionId: prepared.executionId,
+		workflowId: prepared.workflowId,
+		rootExecutionMode: prepared.mode,
+		webhookWaitingBaseUrl: prepared.webhookWaitingBaseUrl,
+	});
+}
+
+/** Runs (or resumes) a prepared execution from the given run data, as n8n's WorkflowRunner does. */
+export async function executeRunData(
+	prepared: PreparedExecution,
+	runExecutionData: IRunExecutionData,
+	options: Pick<RunWorkflowOptions, 'cancelWhen' | 'maxNodeRuns'> = {},
+): Promise<RunWorkflowResult> {
+	prepared.session.credentialsHelper.setCredentials(prepared.credentials);
+	await useBinaryDataMode(prepared.binaryDataMode);
+	const workflow = prepared.newWorkflow();
+	const hooks = new ExecutionLifecycleHooks(prepared.mode, prepared.executionId, prepared.workflowData);
 	const nodeExecutionOrder: string[] = [];
 	let boundReached = false;
 	/** Set once the execution runs: stops it as the editor's "Stop" button does. */
@@ -236,14 +299,35 @@ export async function runWorkflow(
 	hooks.addHandler('workflowExecuteAfter', (_run, staticData) => {
 		newStaticData = staticData;
 	});
+	const additionalData = additionalDataFor(prepared, hooks);
+	const logStart = harnessLogger.lines.length;
+	const workflowExecute = new WorkflowExecute(additionalData, prepared.mode, runExecutionData);
+	const running = workflowExecute.processRunExecutionData(workflow);
+	void options.cancelWhen?.then(
+		() => running.cancel(),
+		() => running.cancel(),
+	);
+	stopper.stop = () => running.cancel();
+	const run = await running;
+	const staticData = deepCopy(newStaticData ?? workflow.staticData ?? {}) as IDataObject;
+	return toRunResult(run, workflow, prepared.executionId, nodeExecutionOrder, boundReached, staticData, harnessLogger.lines.slice(logStart));
+}
 
-	const additionalData = createAdditionalData({
-		credentialsHelper,
-		hooks,
-		executionId,
-		workflowId,
-		rootExecutionMode: mode,
-	});
+/** Runs workflow JSON through n8n-core's WorkflowExecute with real HTTP. */
+export async function runWorkflow(
+	workflowJson: WorkflowJson,
+	options: RunWorkflowOptions = {},
+): Promise<RunWorkflowResult> {
+	const prepared = await prepareExecution(workflowJson, options);
+	const workflow = prepared.newWorkflow();
+	const startNode = options.startNode ? workflow.getNode(options.startNode) : workflow.getStartNode();
+	if (!startNode) {
+		throw new UnexpectedError(
+			options.startNode
+				? `Start node "${options.startNode}" is not in the workflow`
+				: 'The workflow has no start node (add an n8n-nodes-base.manualTrigger or pass startNode)',
+		);
+	}
 	const runExecutionData = createRunExecutionData({
 		executionData: {
 			nodeExecutionStack: [
@@ -257,26 +341,11 @@ export async function runWorkflow(
 		resultData: { pinData: workflowJson.pinData },
 		...(options.resumeToken ? { resumeToken: options.resumeToken } : {}),
 	});
-
-	const logStart = harnessLogger.lines.length;
-	const workflowExecute = new WorkflowExecute(additionalData, mode, runExecutionData);
-	const running = workflowExecute.processRunExecutionData(workflow);
-	void options.cancelWhen?.then(
-		() => running.cancel(),
-		() => running.cancel(),
-	);
-	stopper.stop = () => running.cancel();
-	const run = await running;
-	const staticData = deepCopy(newStaticData ?? workflow.staticData ?? {}) as IDataObject;
-	return toRunResult(
-		run,
-		workflow,
-		executionId,
-		nodeExecutionOrder,
-		boundReached,
-		staticData,
-		harnessLogger.lines.slice(logStart),
-	);
+	if (options.observer?.withoutResumeToken) delete runExecutionData.resumeToken;
+	options.observer?.started(prepared);
+	const result = await executeRunData(prepared, runExecutionData, options);
+	options.observer?.ended(prepared, result);
+	return result;
 }
 
 export interface RunNodeOptions extends PackageOptions {
@@ -298,6 +367,7 @@ export interface RunNodeOptions extends PackageOptions {
 	executionId?: string;
 	resumeToken?: string;
 	cancelWhen?: Promise<unknown>;
+	observer?: ExecutionObserver;
 }
 
 export interface RunNodeResult {
@@ -346,6 +416,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		executionId: options.executionId,
 		resumeToken: options.resumeToken,
 		cancelWhen: options.cancelWhen,
+		observer: options.observer,
 	});
 	const taskData = result.runData[nodeName]?.[0];
 	return {

@@ -21,6 +21,9 @@ export { getBinaryDataService, harnessLogger, useBinaryDataMode } from './contai
 export { testCredential } from './credential-test';
 export { HarnessCredentialNotFoundError, HarnessCredentialsHelper } from './credentials-helper';
 export { DEFAULT_NODE_NAME, START_NODE_NAME, runNode, runWorkflow } from './engine';
+export type { ExecutionObserver, PreparedExecution } from './engine';
+export { startWaitingWebhooks } from './waiting';
+export type { WaitingCall, WaitingWebhooks, WaitingWebhooksOptions } from './waiting';
 export type {
 	RunNodeOptions,
 	RunNodeResult,

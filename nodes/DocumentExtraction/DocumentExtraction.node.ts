@@ -3,11 +3,15 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { nodeProperties } from './actions/node.description';
 import { router } from './actions/router';
+import { callbackWebhook } from './actions/file/upload/callback/webhook';
+import { RESUME_WEBHOOKS } from './actions/file/upload/callback/webhooks';
 import { listSearch, loadOptions, resourceMapping } from './methods';
 import { withRunScope } from '../shared/run';
 import { DEFAULT_NODE_VERSION, NODE_VERSIONS } from '../shared/versions';
@@ -36,6 +40,9 @@ export class DocumentExtraction implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		// testedBy: credentialTest's method (CREDENTIAL_TEST_METHOD), so the credential dialog explains a failure in words.
 		credentials: [{ name: 'documentExtractionApi', required: true, testedBy: 'documentExtractionApiTest' }],
+		// Upload's resume webhook (Wait Mode "When the Service Calls Back"): a restart webhook only,
+		// see RESUME_WEBHOOKS for why it has no webhookMethods.
+		webhooks: RESUME_WEBHOOKS,
 		properties: nodeProperties,
 	};
 
@@ -43,5 +50,10 @@ export class DocumentExtraction implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await withRunScope(this, async () => await router.call(this));
+	}
+
+	/** A callback of the service to an execution that waits in File > Upload. */
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await callbackWebhook.call(this);
 	}
 }

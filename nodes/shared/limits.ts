@@ -23,16 +23,11 @@ export const WAIT_LIMITS = {
 	/** After a failure (5xx, network error, timeout): 0.5 s, 1 s, 2 s … up to this, equal jitter. */
 	failureBackoffBaseMs: 500,
 	failureBackoffCapMs: 8_000,
-	/** Retries after failures, for requests that are safe to repeat. */
-	maxFailureRetries: 3,
-	/** Default of Max Retry Wait: all the waits and repeated attempts of one item together, in seconds. */
-	defaultMaxWaitSeconds: 60,
-	/** Highest Max Retry Wait accepted. */
-	maxMaxWaitSeconds: 3600,
-	/** Default of Request Timeout, in seconds. */
-	defaultRequestTimeoutSeconds: 60,
-	/** Lowest Request Timeout accepted, in seconds. */
-	minRequestTimeoutSeconds: 1,
+	maxFailureRetries: 3, // Retries after failures, for requests that are safe to repeat.
+	defaultMaxWaitSeconds: 60, // Default of Max Retry Wait: all the waits and repeated attempts of one item together, in seconds.
+	maxMaxWaitSeconds: 3600, // Highest Max Retry Wait accepted.
+	defaultRequestTimeoutSeconds: 60, // Default of Request Timeout, in seconds.
+	minRequestTimeoutSeconds: 1, // Lowest Request Timeout accepted, in seconds.
 	/** A retry is not started with less time than this left (it could not finish). */
 	minAttemptMs: 250,
 	/** The credential test waits this long for the API's answer (a person is waiting in the dialog). */
@@ -121,11 +116,22 @@ export const PROCESSING_WAIT_LIMITS = {
 	lastStatusCheckMs: 1000,
 } as const;
 
+/** Upload's Wait Mode "When the Service Calls Back": what a callback may cost, what a process remembers. */
+export const CALLBACK_WAIT_LIMITS = {
+	maxTrackedExecutions: 1000, // Waiting executions whose confirmed uploads one n8n process remembers; the oldest is forgotten first (then checked again at its next callback).
+	verifyRequestTimeoutMs: 10_000, // A callback's check of its upload: one API attempt, and its retries (the service waits 30 s for the answer).
+	verifyMaxRetryWaitMs: 10_000,
+	verifySpacingMs: 2_000, // After the API called an upload unfinished, a callback for it within this time is not checked again (answered 429).
+	retryAfterSeconds: 5, // Retry-After (seconds) of a callback answered 409 or 429: when the service should try again.
+	statusConcurrency: 4, // Status requests at the same time: before the execution waits, a process's first look at a waiting execution, the results.
+	tailRecheckUploads: 8, // At most this many uploads unconfirmed after a final callback: each is asked for (another process may have had its callback), at most once per spacing.
+	tailRecheckSpacingMs: 5_000,
+	bodyFieldChars: 100, // Characters read of each field of a callback's body (status, step, uploadId).
+} as const;
+
 /**
- * Simplify's output (nodes/shared/output/simplify.ts). A value nested deeper than this below the
- * item is not rendered but reported (JSON.stringify, which n8n uses to store and show run data,
- * overflows the stack at a few thousand levels); at most this many notes say which and why, then
- * a count. Fixed: no real form nests more than a handful of levels.
+ * Simplify's output (nodes/shared/output/simplify.ts). A value nested deeper than this is reported, not rendered
+ * (n8n's JSON.stringify of run data overflows at a few thousand levels); at most this many notes, then a count.
  */
 export const OUTPUT_LIMITS = {
 	maxSimplifiedDepth: 100,
@@ -216,11 +222,8 @@ export const SCHEMA_LIMITS = {
 	maxTypedTextChars: 64,
 } as const;
 
-// -------------------------------------------------------------------------------------------------
-// Paging and the trigger: how many requests a list may take, and what the trigger keeps between
-// polls. The paging guard (nodes/shared/paging.ts) applies the request caps; docs/reliability.md
-// ("Every bound, in one table") and docs/trigger.md ("Bounds") name each of them.
-// -------------------------------------------------------------------------------------------------
+// ---- Paging and the trigger: how many requests a list may take, what the trigger keeps between polls. The paging
+// guard (nodes/shared/paging.ts) applies the request caps; docs/reliability.md and docs/trigger.md ("Bounds") name each.
 
 export const PAGING_LIMITS = {
 	/** Query > Execute with Return All: requests (pages of rows) at most; past it the item fails. */
@@ -270,10 +273,8 @@ export const TRIGGER_LIMITS = {
 	defaultPollBudgetMs: 5 * 60 * 1000,
 } as const;
 
-// -------------------------------------------------------------------------------------------------
-// The Callback Trigger: how soon it answers the service, and what it keeps to recognise a callback
-// it has already handled. docs/callback-trigger.md ("Bounds") and docs/reliability.md name each.
-// -------------------------------------------------------------------------------------------------
+// ---- The Callback Trigger: how soon it answers the service, what it keeps to recognise a callback it has already
+// handled. docs/callback-trigger.md ("Bounds") and docs/reliability.md name each.
 
 export const CALLBACK_LIMITS = {
 	/**

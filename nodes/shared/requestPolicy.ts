@@ -11,7 +11,7 @@ import {
 	MIN_SPEED_PARAMETER,
 	REQUEST_TIMEOUT_PARAMETER,
 } from './requestOptions';
-import type { ItemPolicy, RequestLimits, RequestPolicy } from './run';
+import type { ApiContext, ItemPolicy, RequestLimits, RequestPolicy } from './run';
 import { cancelSignalOf, requestPolicy } from './run';
 
 /**
@@ -128,6 +128,36 @@ export function pollPolicy(context: IPollFunctions, waitDeadlineAt: number): Req
 }
 
 /**
+ * The policy of an item of a run that waited for callbacks (Upload), from the limits its options
+ * gave when it was uploaded (kept with the waiting execution, as webhook() cannot read an item's
+ * options): for the results after the wait, and, within `cap`, for a callback's check, which must
+ * be answered before the service gives up.
+ */
+export function storedItemPolicy(
+	context: ApiContext,
+	limits: RequestLimits,
+	itemIndex: number,
+	cap?: { requestTimeoutMs: number; maxWaitMs: number },
+): ItemPolicy {
+	const capped = cap
+		? { ...limits, requestTimeoutMs: Math.min(limits.requestTimeoutMs, cap.requestTimeoutMs), maxWaitMs: Math.min(limits.maxWaitMs, cap.maxWaitMs) }
+		: limits;
+	return requestPolicy(capped, { itemIndex, waitDeadline: undefined, cancelSignal: cancelSignalOf(context) });
+}
+
+/** The request limits of the defaults (an item whose stored limits are missing). */
+export function defaultRequestLimits(): RequestLimits {
+	return limitsOf({
+		maxWaitSeconds: WAIT_LIMITS.defaultMaxWaitSeconds,
+		requestTimeoutSeconds: WAIT_LIMITS.defaultRequestTimeoutSeconds,
+		maxAnswerMb: ANSWER_LIMITS.defaultMaxAnswerMb,
+		maxListMb: ANSWER_LIMITS.defaultMaxListMb,
+		minSpeedKbps: SPEED_LIMITS.defaultMinSpeedKbps,
+		lowSpeedSeconds: SPEED_LIMITS.defaultLowSpeedSeconds,
+	});
+}
+
+/**
  * The policy of one call of the Callback Trigger, from its options. The check that must end before
  * the call is answered passes its own deadline with each request (the API layer's `deadline`);
  * what comes after the answer (values) has the options' bounds.
@@ -141,15 +171,5 @@ export function callbackPolicy(context: IWebhookFunctions): RequestPolicy {
  * parameter (the options shown belong to the operation being edited, not to the lookup).
  */
 export function editorPolicy(context: ILoadOptionsFunctions): RequestPolicy {
-	return requestPolicy(
-		limitsOf({
-			maxWaitSeconds: WAIT_LIMITS.defaultMaxWaitSeconds,
-			requestTimeoutSeconds: WAIT_LIMITS.defaultRequestTimeoutSeconds,
-			maxAnswerMb: ANSWER_LIMITS.defaultMaxAnswerMb,
-			maxListMb: ANSWER_LIMITS.defaultMaxListMb,
-			minSpeedKbps: SPEED_LIMITS.defaultMinSpeedKbps,
-			lowSpeedSeconds: SPEED_LIMITS.defaultLowSpeedSeconds,
-		}),
-		{ itemIndex: undefined, waitDeadline: undefined, cancelSignal: cancelSignalOf(context) },
-	);
+	return requestPolicy(defaultRequestLimits(), { itemIndex: undefined, waitDeadline: undefined, cancelSignal: cancelSignalOf(context) });
 }

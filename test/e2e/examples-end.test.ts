@@ -18,7 +18,7 @@ import * as path from 'node:path';
 
 import { startEmulator, type Emulator } from '../../dev/emulator';
 import { INVOICE_EXPECTED, INVOICE_PDF_FILE_NAME, RECEIPT_EXPECTED, RECEIPT_FILE_NAME } from '../../dev/documents';
-import { activateWebhookTrigger, runWorkflow, type PackageFiles, type RunWorkflowResult, type WorkflowJson } from '../../dev/harness';
+import { activateWebhookTrigger, runWorkflow, startWaitingWebhooks, type ExecutionObserver, type PackageFiles, type RunWorkflowResult, type WorkflowJson } from '../../dev/harness';
 import { uploadToEmulator } from '../../dev/emulator/client';
 import { ensureN8n } from '../../dev/n8n/n8n-runtime';
 import { AGENT_EXAMPLE } from '../../dev/model/chat-model';
@@ -74,8 +74,9 @@ function example(fileName: string, on: Emulator = emulator): WorkflowJson {
 }
 
 /** Runs the workflow; it must end on its own, successfully, within `maxNodeRuns` node runs. */
-async function runToEnd(workflow: WorkflowJson, on: Emulator = emulator, maxNodeRuns = MAX_NODE_RUNS): Promise<RunWorkflowResult> {
+async function runToEnd(workflow: WorkflowJson, on: Emulator = emulator, maxNodeRuns = MAX_NODE_RUNS, observer?: ExecutionObserver): Promise<RunWorkflowResult> {
 	const result = await runWorkflow(workflow, {
+		observer,
 		extraPackageDirs: [nodesBase],
 		credentials: {
 			documentExtractionApi: { apiKey: on.keys.readWrite, instance: 'default', baseUrl: on.apiUrl },
@@ -84,7 +85,7 @@ async function runToEnd(workflow: WorkflowJson, on: Emulator = emulator, maxNode
 		binaryDataMode: 'filesystem',
 		maxNodeRuns,
 	});
-	expect({ boundReached: result.boundReached, error: result.error?.message, status: result.status }).toEqual({ boundReached: false, error: undefined, status: 'success' });
+	if (!observer) expect({ boundReached: result.boundReached, error: result.error?.message, status: result.status }).toEqual({ boundReached: false, error: undefined, status: 'success' });
 	return result;
 }
 
@@ -93,6 +94,7 @@ const sorted = <T>(values: T[]) => [...values].sort();
 
 const RUN_HERE = [
 	'upload-and-extract.json',
+	'upload-and-wait-for-callback.json',
 	'extract-documents-from-disk.json',
 	'baseline-http-request.json',
 	'query-invoice-totals.json',
@@ -111,6 +113,24 @@ describe('each example ends on the emulator, failing documents included', () => 
 	test('upload-and-extract.json: the sample invoice it carries is uploaded as a PDF, processed, and its values come out', async () => {
 		const result = await runToEnd(example('upload-and-extract.json'));
 		expect(json(result, 'Upload and extract')).toEqual([expect.objectContaining({ fileName: INVOICE_PDF_FILE_NAME, status: 'processed', values: INVOICE_EXPECTED })]);
+	});
+
+	test('upload-and-wait-for-callback.json: the execution waits, the emulator calls back, and both documents come out processed with their values; nothing to pick up', async () => {
+		// n8n's waiting-webhook server, in process: the emulator calls the execution's resume URL there.
+		const waiting = await startWaitingWebhooks();
+		try {
+			const parked = await runToEnd(example('upload-and-wait-for-callback.json'), emulator, MAX_NODE_RUNS, waiting);
+			expect(parked.status).toBe('waiting');
+			const result = await waiting.whenEnded(parked.executionId);
+			expect({ error: result.error?.message, status: result.status }).toEqual({ error: undefined, status: 'success' });
+			expect(json(result, 'Upload and wait for the service')).toEqual([
+				expect.objectContaining({ fileName: 'invoice-INV-2024-0042.txt', status: 'processed', values: INVOICE_EXPECTED }),
+				expect.objectContaining({ fileName: RECEIPT_FILE_NAME, status: 'processed', values: RECEIPT_EXPECTED }),
+			]);
+			expect(json(result, 'Not finished in time?', 0)).toEqual([]);
+		} finally {
+			await waiting.close();
+		}
 	});
 
 	test('extract-documents-from-disk.json: every document of the folder comes out processed with its values, or failed with its reason', async () => {

@@ -336,7 +336,7 @@ async function rerun(ctx: RequestContext) {
 				referenceEntityAction: notification.referenceEntityAction ?? 'UPDATE',
 			};
 			if (url) core.callbacks.send(url, payload);
-			else core.state.callbacks.push({ url: '', payload, attempts: 0, delivered: false, reason: 'no callback URL: the upload had none and the key has no default' });
+			else core.state.callbacks.push({ url: '', payload, attempts: 0, delivered: false, statuses: [], reason: 'no callback URL: the upload had none and the key has no default' });
 		}
 	};
 	if (backgroundRerun) core.processor.background(work);

@@ -177,7 +177,14 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 
 		const storagePath = path.join(rootDir, 'storage');
 		if (binaryDataMode === 'filesystem') fs.mkdirSync(storagePath, { recursive: true });
+		// Main's port, known before the workers start: every process gets main's address as n8n's
+		// public webhook URL, as a production cluster must (the resume URL of a waiting execution is
+		// built on the worker that runs it: docs/queue-mode.md). n8n 2.x reads N8N_WEBHOOK_URL, 1.x WEBHOOK_URL.
+		const port = options.port ?? (await freePort());
+		const publicUrl = `http://127.0.0.1:${port}/`;
 		const clusterEnv: Record<string, string> = {
+			N8N_WEBHOOK_URL: publicUrl,
+			WEBHOOK_URL: publicUrl,
 			...queueEnv({ postgres, redis, binaryDataMode, storagePath }),
 			N8N_ENCRYPTION_KEY: secrets.encryptionKey,
 			...(options.onlineHint ? { LOOPBACK_GUARD_ONLINE_HINT: options.onlineHint } : {}),
@@ -225,7 +232,6 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 			}));
 		});
 		log('starting n8n main');
-		const port = options.port ?? (await freePort());
 		const startMain = () =>
 			startN8n({ userFolder: mainFolder, runtime, port, env: envFor(mainFolder), echo: echoFor('main'), owner, online: options.online, formerOwnerPasswords: [FORMER_FIXED.ownerPassword] });
 		let main = await startMain();

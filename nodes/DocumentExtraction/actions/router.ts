@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { forEachConcurrently } from '../../shared/concurrency';
@@ -8,25 +8,15 @@ import { withoutSecrets } from '../../shared/api';
 import { itemPolicy } from '../../shared/requestPolicy';
 import { apiKeysOf, isCancelled, pause } from '../../shared/run';
 import { requireNumber } from '../../shared/parameters';
+import { errorItem } from './errorItem';
 import { RESOURCES } from './registry';
-import type { ResourceOperations } from './types';
+import type { ResourceOperations, RunFinish } from './types';
 
 /** Every resource's operations, by resource value (from the registry). */
 const resources: Record<string, ResourceOperations> = Object.fromEntries(
 	RESOURCES.map((resource) => [resource.option.value, resource.operations]),
 );
 
-/** Fields of an error's context worth keeping in a continueOnFail item. */
-const ERROR_CONTEXT_FIELDS = ['uploadId', 'partNumber', 'fileId', 'httpCode', 'requestId'];
-
-function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
-	const json: IDataObject = { error: error.message };
-	for (const field of ERROR_CONTEXT_FIELDS) {
-		const value = error.context[field];
-		if (value !== undefined && value !== null) json[field] = value as IDataObject[string];
-	}
-	return { json, pairedItem: { item: itemIndex } };
-}
 
 /**
  * Runs the chosen operation for every input item. The one place that owns the item loop,
@@ -42,6 +32,16 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			this.getNode(),
 			`The operation "${operation}" of the resource "${resource}" is not supported`,
 		);
+	}
+
+	let finish: RunFinish | undefined;
+	try {
+		finish = await handler.prepareRun?.call(this);
+	} catch (error) {
+		// Refused before any item was sent: with Continue On Fail every item says why.
+		const nodeError = asNodeError(this, error);
+		if (!this.continueOnFail()) throw nodeError;
+		return [items.map((_, itemIndex) => errorItem(nodeError, itemIndex))];
 	}
 
 	const runItem = async (itemIndex: number): Promise<INodeExecutionData[]> => {
@@ -86,6 +86,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	} else {
 		await runItems(0, items.length, batchSize);
 	}
+	if (finish && !isCancelled(this)) return await finish.call(this, Array.from(outputs, (output) => output ?? []));
 	return [outputs.flatMap((output) => output ?? [])];
 }
 

@@ -12,7 +12,17 @@ import type { ItemPolicy } from '../../shared/run';
 export interface OperationModule {
 	description: INodeProperties[];
 	execute(this: IExecuteFunctions, itemIndex: number, policy: ItemPolicy): Promise<INodeExecutionData[]>;
+	/**
+	 * Only for an operation whose run is more than its items (Upload waiting for the service's
+	 * callbacks): called once before the first item (a check that fails here sends nothing); when
+	 * it returns a RunFinish, the router hands that every item's output, in input order, and
+	 * outputs what it returns.
+	 */
+	prepareRun?(this: IExecuteFunctions): Promise<RunFinish | undefined>;
 }
+
+/** What the node outputs, from each input item's output (the router's items, paired, in input order). */
+export type RunFinish = (this: IExecuteFunctions, outputs: INodeExecutionData[][]) => Promise<INodeExecutionData[][]>;
 
 /** The operations of one resource, by operation value. */
 export type ResourceOperations = Record<string, OperationModule>;

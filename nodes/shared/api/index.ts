@@ -37,4 +37,4 @@ export type { PartUrl, UploadUrl } from './transfers';
 export { approvePartUrls, downloadFile, putPart, putUploadFile } from './transfers';
 // What callers need of the request path below, so that they import from this layer only.
 export type { ApprovedUrl, PayloadSource, Violation } from '../transport';
-export { CREDENTIAL_TYPE, describeViolation, isEndedByDeadline, unexpectedResponse, withoutSecrets } from '../transport';
+export { apiKeyDigest, approvedApiBase, CREDENTIAL_TYPE, describeViolation, isEndedByDeadline, unexpectedResponse, withoutSecrets } from '../transport';

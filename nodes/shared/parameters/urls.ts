@@ -1,4 +1,7 @@
-import { hasInvisibleOrControl, parseUrl } from '../../../credentials/urlPolicy';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { hasInvisibleOrControl, isLoopbackHostname, parseUrl } from '../../../credentials/urlPolicy';
+import { shown } from '../../../credentials/shown';
 import type { ApiContext } from '../run/context';
 import { textOf } from './text';
 import { invalidParameter } from './message';
@@ -30,4 +33,36 @@ export function requireHttpsUrl(
 		throw refuse('an https:// URL without a user name or password (user:password@)');
 	}
 	return text;
+}
+
+/**
+ * n8n's resume URL of the execution (`$execution.resumeUrl`), judged before it is handed to the
+ * service as the callback URL: https for any host; plain http only when both it and the
+ * credential's Base URL are on this machine (the emulator, a local test). n8n builds it from its
+ * public webhook URL (WEBHOOK_URL; N8N_WEBHOOK_URL on n8n 2), on the process that runs the node:
+ * in queue mode a worker, so every process needs the variable. Throws, before anything is
+ * uploaded, saying what to set.
+ */
+export function requireResumeUrl(
+	context: ApiContext,
+	resumeUrl: unknown,
+	apiBase: { isLoopback: boolean },
+): URL {
+	const text = typeof resumeUrl === 'string' ? resumeUrl : '';
+	const url = hasInvisibleOrControl(text) ? undefined : parseUrl(text);
+	const fix =
+		"Set WEBHOOK_URL (N8N_WEBHOOK_URL on n8n 2) to n8n's public https:// address on every n8n process, queue-mode workers included, then run again; or choose \"Poll the Service\" as the Wait Mode, which needs no public URL.";
+	const refuse = (why: string) =>
+		new NodeOperationError(context.getNode(), `The service cannot call this n8n back: ${why}. Nothing was uploaded.`, {
+			description: fix,
+		});
+	if (!url || !url.hostname) throw refuse(`n8n gives no usable resume URL (got ${shown(text)})`);
+	if (text.length > MAX_URL_LENGTH) throw refuse(`n8n's resume URL is longer than ${MAX_URL_LENGTH} characters`);
+	if (url.username !== '' || url.password !== '') throw refuse("n8n's resume URL carries a user name or password");
+	if (url.protocol === 'https:') return url;
+	if (url.protocol === 'http:' && isLoopbackHostname(url.hostname) && apiBase.isLoopback) return url;
+	if (url.protocol === 'http:' && isLoopbackHostname(url.hostname)) {
+		throw refuse(`n8n's public webhook URL is ${shown(url.origin)}, an address on this machine that the service cannot reach (plain http is accepted only when the credential's Base URL is on this machine too)`);
+	}
+	throw refuse(`n8n's public webhook URL is ${shown(url.origin)}, and the service calls back https:// URLs only`);
 }

@@ -13,7 +13,7 @@
 export type { ApiContext } from './context';
 export { cancelSignalOf } from './context';
 export type { ItemPolicy, RequestLimits, RequestPolicy } from './policy';
-export { requestPolicy } from './policy';
+export { limitsOfPolicy, requestPolicy } from './policy';
 export { apiKeysOf, secretsOf, withRunScope } from './scope';
 export type { Deadline } from './waitBudget';
 export { cancelledError, isCancelled, pause, throwIfCancelled } from './cancel';

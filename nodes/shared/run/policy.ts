@@ -64,3 +64,15 @@ export function requestPolicy(limits: RequestLimits, scope: PolicyScope<number |
 		cancelSignal: scope.cancelSignal,
 	};
 }
+
+/** The bounds a policy applies, as the limits it was built from (kept with a waiting execution). */
+export function limitsOfPolicy(policy: RequestPolicy): RequestLimits {
+	return {
+		maxWaitMs: policy.budget.limitMs,
+		requestTimeoutMs: policy.requestTimeoutMs,
+		maxAnswerBytes: policy.maxAnswerBytes,
+		maxListBytes: policy.maxListBytes,
+		minBytesPerSecond: policy.lowSpeed.minBytesPerSecond,
+		lowSpeedWindowMs: policy.lowSpeed.windowMs,
+	};
+}

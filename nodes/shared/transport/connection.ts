@@ -1,3 +1,4 @@
+import { createHmac } from 'crypto';
 import type { ICredentialDataDecryptedObject, ICredentialsDecrypted } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -77,4 +78,24 @@ export async function connectionFor(context: ApiContext, itemIndex?: number): Pr
 		});
 	}
 	return await connection;
+}
+
+/**
+ * The credential's Base URL as approved by the URL policy (read once per item, as for a request):
+ * to judge, beside it, a URL the node hands to the service (Upload's callback wait).
+ */
+export async function approvedApiBase(context: ApiContext, itemIndex?: number): Promise<ApprovedBaseUrl> {
+	return (await connectionFor(context, itemIndex)).base;
+}
+
+/**
+ * HMAC-SHA256 of `material`, keyed by the credential's API key, as 64 hexadecimal characters: a
+ * secret only this credential's holder can make, the same every time for the same material (so a
+ * repeated run of the same stored execution sends the same request bodies), and from which the key
+ * cannot be learnt. The key itself never leaves the request path. Upload's callback wait keys its
+ * callback URLs with it.
+ */
+export async function apiKeyDigest(context: ApiContext, material: string, itemIndex?: number): Promise<string> {
+	const { secrets } = await connectionFor(context, itemIndex);
+	return createHmac('sha256', secrets[0] ?? '').update(material).digest('hex');
 }

@@ -39,3 +39,4 @@ export type {
 } from './storage';
 export { approveStorageUrl, downloadFromStorage, putToStorage } from './storage';
 export type { ReturnedUrlRole } from './returnedUrls';
+export { apiKeyDigest, approvedApiBase } from './connection';

@@ -19,7 +19,7 @@ export const resource = defineResource({
 		{
 			name: 'Upload',
 			value: 'upload',
-			description: 'Upload a document, wait for processing and get the extracted values',
+			description: 'Upload a document, wait for processing (polling, or until the service calls back) and get the extracted values',
 			action: 'Upload a file',
 			toolDescription:
 				"Uploads the document in the input item's binary field to the Document Extraction Service, waits until it is processed and returns each processed file with its file ID, status and extracted values (a ZIP gives one result per document inside). Needs a binary input file: a model cannot supply one.",

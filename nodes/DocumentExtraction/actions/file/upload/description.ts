@@ -26,6 +26,36 @@ const properties: INodeProperties[] = [
 			'Whether to wait until the service has processed the file and output the processed file(s). When off, the node outputs the upload ID at once; continue later with Get Upload Status.',
 	},
 	{
+		displayName: 'Wait Mode',
+		name: 'waitMode',
+		type: 'options',
+		options: [
+			{
+				name: 'Poll the Service',
+				value: 'poll',
+				description:
+					'Ask for the processing status until it ends. The execution keeps running while it waits (in queue mode it holds a worker slot).',
+			},
+			{
+				name: 'When the Service Calls Back',
+				value: 'callback',
+				description:
+					"Upload every item, then wait as n8n's Wait node does (listed as Waiting, holding no worker) until the service's callbacks, each checked with the API, show that all uploads have finished. Needs n8n's public https:// webhook URL.",
+			},
+		],
+		default: 'poll',
+		description: 'How the node learns that processing has ended',
+		displayOptions: { show: { waitForCompletion: [true] } },
+	},
+	{
+		displayName:
+			"The service calls n8n back at the execution's resume URL, which n8n builds from WEBHOOK_URL (N8N_WEBHOOK_URL on n8n 2): set it to n8n's public https:// address on every n8n process, workers included. The items wait together and come out in their order. If the Wait Timeout passes first, n8n outputs the input items unchanged; the upload IDs stay at {{ $('this node').context.uploadIds[$itemIndex] }} for Get Upload Status.",
+		name: 'callbackNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { waitForCompletion: [true], waitMode: ['callback'] } },
+	},
+	{
 		displayName: 'Include Extracted Values',
 		name: 'includeExtractedValues',
 		type: 'boolean',
@@ -55,7 +85,7 @@ const properties: INodeProperties[] = [
 			default: '',
 			placeholder: 'https://example.com/webhook',
 			description:
-				"HTTPS URL the service calls when processing ends. Overrides the API key's default callback URL.",
+				"HTTPS URL the service calls when processing ends. Overrides the API key's default callback URL. Not with Wait Mode \"When the Service Calls Back\", which gives its own.",
 		},
 		{
 			displayName: 'Delete After 24 Hours',
@@ -170,7 +200,7 @@ const properties: INodeProperties[] = [
 			typeOptions: { minValue: PROCESSING_WAIT_LIMITS.minPollIntervalSeconds, numberPrecision: 1 },
 			default: DEFAULT_POLL_INTERVAL_SECONDS,
 			description:
-				'How often to ask for the processing status while waiting for completion. The first checks come sooner (after 1 second, then doubling up to this interval).',
+				'How often to ask for the processing status while waiting for completion (Wait Mode "Poll the Service"). The first checks come sooner (after 1 second, then doubling up to this interval).',
 		},
 		{
 			displayName: 'Split Document',
@@ -193,7 +223,7 @@ const properties: INodeProperties[] = [
 			typeOptions: { minValue: PROCESSING_WAIT_LIMITS.minWaitTimeoutSeconds },
 			default: DEFAULT_WAIT_TIMEOUT_SECONDS,
 			description:
-				'How long Wait for Completion waits for processing, status checks and their retries included, before failing with the upload ID (continue with Get Upload Status)',
+				'How long Wait for Completion waits for processing. Polling: status checks and their retries included, then the item fails with its upload ID (continue with Get Upload Status). Callbacks: the longest of the items for the whole run (see the notice above).',
 		},
 	]),
 ];

@@ -27,6 +27,19 @@ export type UploadOptions = Record<string, unknown>;
 
 const MULTIPART_MODES = ['auto', 'always', 'never'] as const;
 
+/** Wait Mode's values (description.ts shows them). */
+const WAIT_MODE_VALUES = ['poll', 'callback'] as const;
+
+/** How an item waits for processing: not at all, by asking for the status, or for the service's callbacks. */
+export type WaitMode = 'none' | (typeof WAIT_MODE_VALUES)[number];
+
+/** Wait for Completion and Wait Mode of one item, checked. */
+export function waitModeOf(context: IExecuteFunctions, itemIndex: number): WaitMode {
+	const wait = requireBoolean(context, itemIndex, 'Wait for Completion', context.getNodeParameter('waitForCompletion', itemIndex, true));
+	if (!wait) return 'none';
+	return requireOneOf(context, itemIndex, 'Wait Mode', context.getNodeParameter('waitMode', itemIndex, 'poll'), WAIT_MODE_VALUES);
+}
+
 /**
  * The binary to upload, with the name and MIME type it is sent under (the options override the
  * binary's own). An empty file is refused: the service cannot extract anything from it.

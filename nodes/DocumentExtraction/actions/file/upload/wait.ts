@@ -6,7 +6,7 @@ import { getUploadStatus, isEndedByDeadline } from '../../../../shared/api';
 import type { UploadProgress } from '../../../helpers/uploadStatus';
 import { readUploadStatus } from '../../../helpers/uploadStatus';
 import { PROCESSING_WAIT_LIMITS } from '../../../../shared/limits';
-import type { ItemPolicy } from '../../../../shared/run';
+import type { ApiContext, ItemPolicy } from '../../../../shared/run';
 import { cancelledError, isCancelled, pause, waitClock } from '../../../../shared/run';
 import { trimTrailingStops } from '../../../../shared/text';
 
@@ -26,9 +26,9 @@ interface WaitOptions {
 }
 
 /** Errors of the wait carry the upload ID (error.context.uploadId) and say how to continue. */
-function uploadedButUnfinished(
-	context: IExecuteFunctions,
-	options: WaitOptions,
+export function uploadedButUnfinished(
+	context: ApiContext,
+	options: { uploadId: string; policy: { itemIndex: number } },
 	message: string,
 	description: string,
 ): NodeOperationError {
@@ -38,6 +38,30 @@ function uploadedButUnfinished(
 	});
 	error.context.uploadId = options.uploadId;
 	return error;
+}
+
+function timeoutText(timeoutMs: number): string {
+	return `${Math.round(timeoutMs / 1000)} seconds`;
+}
+
+function continueWith(uploadId: string): string {
+	return `The file was uploaded: continue with the Get Upload Status operation and upload ID ${uploadId}.`;
+}
+
+/** The words of a wait that ran out, both wait modes: processing of the file had not ended. */
+export function notFinishedInTime(fileName: string, uploadId: string, timeoutMs: number, lastStep?: string): { message: string; description: string } {
+	return {
+		message: `Processing of "${fileName}" did not finish within ${timeoutText(timeoutMs)}${lastStep ? ` (last step: ${lastStep})` : ''}. ${continueWith(uploadId)}`,
+		description: `Upload ID: ${uploadId}. Raise "Wait Timeout" in the options to wait longer, or turn off "Wait for Completion".`,
+	};
+}
+
+/** The words of an upload whose processing failed as a whole, both wait modes. */
+export function processingFailed(fileName: string, uploadId: string, errorReason: string | undefined): { message: string; description: string } {
+	return {
+		message: `Processing of "${fileName}" failed: ${errorReason ?? 'no reason given'} (upload ID ${uploadId})`,
+		description: `Upload ID: ${uploadId}`,
+	};
 }
 
 /**
@@ -51,8 +75,6 @@ export async function waitForUpload(
 	options: WaitOptions,
 ): Promise<UploadProgress> {
 	const deadline = waitClock.now() + options.timeoutMs;
-	const timeoutText = `${Math.round(options.timeoutMs / 1000)} seconds`;
-	const continueWith = `The file was uploaded: continue with the Get Upload Status operation and upload ID ${options.uploadId}.`;
 	// Small documents are often done within a second or two: ask early, then back off to the interval.
 	let nextPauseMs = Math.min(FIRST_STATUS_CHECK_MS, options.pollIntervalMs);
 	let progress: UploadProgress;
@@ -61,7 +83,7 @@ export async function waitForUpload(
 		try {
 			status = await getUploadStatus.call(this, options.uploadId, {
 				policy: options.policy,
-				deadline: { at: deadline, note: `The Wait Timeout of ${timeoutText} is over` },
+				deadline: { at: deadline, note: `The Wait Timeout of ${timeoutText(options.timeoutMs)} is over` },
 			});
 		} catch (error) {
 			if (isCancelled(this)) throw cancelledError(this);
@@ -70,14 +92,14 @@ export async function waitForUpload(
 				throw uploadedButUnfinished(
 					this,
 					options,
-					`Processing of "${options.fileName}" did not finish within ${timeoutText}: the last status check got no answer in time (${cause}). ${continueWith}`,
+					`Processing of "${options.fileName}" did not finish within ${timeoutText(options.timeoutMs)}: the last status check got no answer in time (${cause}). ${continueWith(options.uploadId)}`,
 					`Upload ID: ${options.uploadId}. Raise "Wait Timeout" in the options to wait longer, or turn off "Wait for Completion".`,
 				);
 			}
 			throw uploadedButUnfinished(
 				this,
 				options,
-				`Could not read the processing status of "${options.fileName}": ${cause}. ${continueWith}`,
+				`Could not read the processing status of "${options.fileName}": ${cause}. ${continueWith(options.uploadId)}`,
 				`Upload ID: ${options.uploadId}. Nothing needs to be uploaded again.`,
 			);
 		}
@@ -85,12 +107,8 @@ export async function waitForUpload(
 		if (progress.state !== 'processing') break;
 		const remaining = deadline - waitClock.now();
 		if (remaining <= LAST_STATUS_CHECK_MS) {
-			throw uploadedButUnfinished(
-				this,
-				options,
-				`Processing of "${options.fileName}" did not finish within ${timeoutText}${progress.lastStep ? ` (last step: ${progress.lastStep})` : ''}. ${continueWith}`,
-				`Upload ID: ${options.uploadId}. Raise "Wait Timeout" in the options to wait longer, or turn off "Wait for Completion".`,
-			);
+			const { message, description } = notFinishedInTime(options.fileName, options.uploadId, options.timeoutMs, progress.lastStep);
+			throw uploadedButUnfinished(this, options, message, description);
 		}
 		await pause(this, Math.min(nextPauseMs, remaining - LAST_STATUS_CHECK_MS));
 		nextPauseMs = Math.min(nextPauseMs * 2, options.pollIntervalMs);
@@ -98,12 +116,8 @@ export async function waitForUpload(
 
 	// A ZIP whose members failed one by one still answers an item per member, each saying why.
 	if (progress.state === 'failed' && progress.failed.length === 0) {
-		throw uploadedButUnfinished(
-			this,
-			options,
-			`Processing of "${options.fileName}" failed: ${progress.errorReason ?? 'no reason given'} (upload ID ${options.uploadId})`,
-			`Upload ID: ${options.uploadId}`,
-		);
+		const { message, description } = processingFailed(options.fileName, options.uploadId, progress.errorReason);
+		throw uploadedButUnfinished(this, options, message, description);
 	}
 	return progress;
 }

@@ -1,10 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { IdSource } from '../../../../shared/api';
 import { ENDPOINTS, endpointName } from '../../../../shared/api';
 import { withLeadingKeys } from '../../../../shared/output/keyOrder';
 import { valuesField } from '../../../../shared/output/values';
-import type { ItemPolicy } from '../../../../shared/run';
+import type { ApiContext, ItemPolicy } from '../../../../shared/run';
 import type { UploadProgress } from '../../../helpers/uploadStatus';
 
 /** Where the file IDs that the wait found come from (named when one is not an ID). */
@@ -24,7 +24,7 @@ export function isZipUpload(fileName: string, fileType: string): boolean {
  * item per failed file or member, saying why and at which step.
  */
 export async function uploadResults(
-	this: IExecuteFunctions,
+	this: ApiContext,
 	progress: UploadProgress,
 	upload: { uploadId: string; fileName: string; includeValues: boolean; simplify: boolean; policy: ItemPolicy },
 ): Promise<INodeExecutionData[]> {
