@@ -3,8 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { BaseUrlError, resolveApiBase } from '../../credentials/hosts';
 import { shown } from '../../credentials/shown';
-import { hasInvisibleOrControl, isLoopbackHostname, parseUrl } from '../../credentials/urlPolicy';
 import { CREDENTIAL_TYPE } from '../shared/api';
+import { callbackReach } from '../shared/parameters';
 
 /**
  * The trigger's webhook lifecycle (n8n calls it when the workflow is activated and deactivated).
@@ -27,9 +27,8 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 export async function create(this: IHookFunctions): Promise<boolean> {
 	if (this.getMode() === 'manual') return true;
 	const text = this.getNodeWebhookUrl('default') ?? '';
-	const url = hasInvisibleOrControl(text) ? undefined : parseUrl(text);
-	if (url?.protocol === 'https:' && url.hostname !== '') return true;
-	if (url?.protocol === 'http:' && isLoopbackHostname(url.hostname) && (await apiIsOnLoopback(this))) return true;
+	const reach = callbackReach(text);
+	if (reach === 'https' || (reach === 'loopbackHttp' && (await apiIsOnLoopback(this)))) return true;
 	throw new NodeOperationError(
 		this.getNode(),
 		`The service cannot call this trigger: its Production URL is ${shown(text)}, and the service calls only https addresses`,

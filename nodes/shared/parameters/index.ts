@@ -11,7 +11,7 @@
  *   numbers.ts   numbers and whole numbers within a range; the range in words
  *   choices.ts   true/false, one of the values offered
  *   json.ts      a JSON object or array, as text or as a value
- *   urls.ts      an https URL the service will call (a Callback URL, n8n's resume URL), judged on the parsed URL
+ *   urls.ts      an https URL the service will call (a Callback URL, n8n's resume URL), judged on the parsed URL; how the service could reach a URL it calls back (callbackReach)
  *   dates.ts     a date and time, read in the workflow's time zone, as the API's ISO text
  *   ids.ts       UUIDs, 24-hex IDs and lists of them
  *   lists.ts     a list as an array or as text split at a separator
@@ -34,7 +34,7 @@ export type { NumberRange } from './numbers';
 export { numberExpected, requireNumber, requirePositiveInteger } from './numbers';
 export { requireBoolean, requireOneOf } from './choices';
 export { requireJson } from './json';
-export { requireHttpsUrl, requireResumeUrl } from './urls';
+export { callbackReach, requireHttpsUrl, requireResumeUrl } from './urls';
 export { optionalTimestamp, parseDateTime, requireTimestamp } from './dates';
 export { requireIdList, requireObjectId, requireUuid } from './ids';
 export { COMMA_OR_NEW_LINE, NEW_LINE, requireTextList, splitList } from './lists';

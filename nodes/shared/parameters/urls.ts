@@ -36,6 +36,21 @@ export function requireHttpsUrl(
 }
 
 /**
+ * How the service could reach a URL it is to call back (the Callback Trigger's Production URL,
+ * Upload's resume URL): 'https' with a host, from anywhere; 'loopbackHttp', plain http to this
+ * machine, which the service can reach only when the credential's Base URL is on this machine
+ * too (the emulator, a local test): each caller asks that last, and only for this answer;
+ * 'unreachable' otherwise (another scheme, plain http to another host, no host, or text that is
+ * not a URL or carries invisible or control characters).
+ */
+export function callbackReach(text: string): 'https' | 'loopbackHttp' | 'unreachable' {
+	const url = hasInvisibleOrControl(text) ? undefined : parseUrl(text);
+	if (!url?.hostname) return 'unreachable';
+	if (url.protocol === 'https:') return 'https';
+	return url.protocol === 'http:' && isLoopbackHostname(url.hostname) ? 'loopbackHttp' : 'unreachable';
+}
+
+/**
  * n8n's resume URL of the execution (`$execution.resumeUrl`), judged before it is handed to the
  * service as the callback URL: https for any host; plain http only when both it and the
  * credential's Base URL are on this machine (the emulator, a local test). n8n builds it from its
@@ -59,9 +74,9 @@ export function requireResumeUrl(
 	if (!url || !url.hostname) throw refuse(`n8n gives no usable resume URL (got ${shown(text)})`);
 	if (text.length > MAX_URL_LENGTH) throw refuse(`n8n's resume URL is longer than ${MAX_URL_LENGTH} characters`);
 	if (url.username !== '' || url.password !== '') throw refuse("n8n's resume URL carries a user name or password");
-	if (url.protocol === 'https:') return url;
-	if (url.protocol === 'http:' && isLoopbackHostname(url.hostname) && apiBase.isLoopback) return url;
-	if (url.protocol === 'http:' && isLoopbackHostname(url.hostname)) {
+	const reach = callbackReach(text);
+	if (reach === 'https' || (reach === 'loopbackHttp' && apiBase.isLoopback)) return url;
+	if (reach === 'loopbackHttp') {
 		throw refuse(`n8n's public webhook URL is ${shown(url.origin)}, an address on this machine that the service cannot reach (plain http is accepted only when the credential's Base URL is on this machine too)`);
 	}
 	throw refuse(`n8n's public webhook URL is ${shown(url.origin)}, and the service calls back https:// URLs only`);
