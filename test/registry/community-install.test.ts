@@ -22,6 +22,7 @@ import { makeUserFolder } from '../../dev/n8n/n8n-env';
 import { startN8n, type N8nInstance } from '../../dev/n8n/n8n-launcher';
 import { ensureN8n } from '../../dev/n8n/n8n-runtime';
 import {
+	CALLBACK_TRIGGER_TYPE,
 	CREDENTIAL_TYPE,
 	DOCUMENTS_FOLDER,
 	EMULATOR_CREDENTIAL_ID,
@@ -107,12 +108,12 @@ describe('published to an npm registry, installed, updated and uninstalled throu
 		if (userFolder && !process.env.E2E_KEEP) fs.rmSync(userFolder, { recursive: true, force: true });
 	});
 
-	test('install (POST /rest/community-packages): n8n fetches the published tarball from the registry and loads both nodes and the credential', async () => {
+	test('install (POST /rest/community-packages): n8n fetches the published tarball from the registry and loads its three nodes and the credential', async () => {
 		expect(await n8n.rest<InstalledPackage[]>('/community-packages')).toEqual([]);
 		const installed = await n8n.rest<InstalledPackage>('/community-packages', { body: { name: first.name } });
 		expect(installed.packageName).toBe(first.name);
 		expect(installed.installedVersion).toBe(first.version);
-		expect(installed.installedNodes.map((node) => node.type).sort()).toEqual([NODE_TYPE, TRIGGER_TYPE].sort());
+		expect(installed.installedNodes.map((node) => node.type).sort()).toEqual([NODE_TYPE, TRIGGER_TYPE, CALLBACK_TRIGGER_TYPE].sort());
 		expect(installedVersionOnDisk()).toBe(first.version);
 		expect(tarballsServed()).toContain(`${first.name}-${first.version}.tgz`);
 

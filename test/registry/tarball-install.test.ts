@@ -7,7 +7,7 @@
  *
  * Here: `npm run pack` as a user runs it (its printed path), that npm command in a fresh n8n user
  * folder's .n8n/nodes (offline, with an empty npm cache: the tarball needs nothing from a
- * registry), then the real n8n 2.41.1 starts on that folder. It loads both nodes and the
+ * registry), then the real n8n 2.41.1 starts on that folder. It loads the three nodes and the
  * credential from .n8n/nodes/node_modules (as it loads every package there). Then the examples as a
  * user imports them into their own n8n (README, Examples; examples/README.md, "In your own n8n"):
  * n8n runs with its own default file access (only ~/.n8n-files, under a home folder of the test's),
@@ -32,6 +32,7 @@ import { startN8n, type N8nInstance } from '../../dev/n8n/n8n-launcher';
 import { ensureN8n } from '../../dev/n8n/n8n-runtime';
 import { runCommand } from '../../dev/n8n/run-command';
 import {
+	CALLBACK_TRIGGER_TYPE,
 	CREDENTIAL_TYPE,
 	EMULATOR_CREDENTIAL_ID,
 	NODE_TYPE,
@@ -108,9 +109,9 @@ describe('installed from the tarball of npm run pack into n8n\'s nodes folder wi
 		expect(fs.existsSync(path.join(nodesDir, 'node_modules', PACKAGE_NAME, 'dist', 'nodes', 'DocumentExtraction', 'DocumentExtraction.node.js'))).toBe(true);
 	});
 
-	test('n8n loaded both nodes and the credential from the nodes folder at start; the Community Nodes page lists nothing (n8n lists only what it installed itself)', async () => {
+	test('n8n loaded the three nodes and the credential from the nodes folder at start; the Community Nodes page lists nothing (n8n lists only what it installed itself)', async () => {
 		const nodeTypes = (await (await n8n.request('/types/nodes.json')).json()) as Array<{ name: string }>;
-		expect(nodeTypes.map((type) => type.name)).toEqual(expect.arrayContaining([NODE_TYPE, TRIGGER_TYPE]));
+		expect(nodeTypes.map((type) => type.name)).toEqual(expect.arrayContaining([NODE_TYPE, TRIGGER_TYPE, CALLBACK_TRIGGER_TYPE]));
 		const credentialTypes = (await (await n8n.request('/types/credentials.json')).json()) as Array<{ name: string }>;
 		expect(credentialTypes.map((type) => type.name)).toContain(CREDENTIAL_TYPE);
 		expect(await n8n.rest<unknown[]>('/community-packages')).toEqual([]);
