@@ -200,3 +200,15 @@ export function inputModeOf(context: IExecuteFunctions, itemIndex: number, displ
 		'json',
 	] as const);
 }
+
+/** A file type's locator modes: picked from the workspace's file types, or by its ID (24 hex). */
+export const fileTypeLocatorModes: INodePropertyMode[] = [
+	{
+		displayName: 'From List',
+		name: 'list',
+		type: 'list',
+		placeholder: 'Select a file type...',
+		typeOptions: { searchListMethod: 'searchFileTypes', searchable: true },
+	},
+	{ displayName: 'By ID', name: 'id', type: 'string', ...objectIdCheck('file type') },
+];

@@ -8,7 +8,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { FileTypeApproval } from '../../../shared/api';
 import { approveFileType, listFileTypes } from '../../../shared/api';
 import { optionsCollection } from '../../../shared/requestOptions';
-import { objectIdCheck } from '../../descriptions/common';
+import { fileTypeLocatorModes } from '../../descriptions/common';
 import { currentSchemaIds } from '../../helpers/fileTypes';
 import type { ItemPolicy } from '../../../shared/run';
 import { requireObjectId, requireOneOf } from '../../../shared/parameters';
@@ -41,16 +41,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		description: 'The file type whose current schema version to approve',
 		displayOptions: { show: { approveBy: ['fileType'] } },
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select a file type...',
-				typeOptions: { searchListMethod: 'searchFileTypes', searchable: true },
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', ...objectIdCheck('file type') },
-		],
+		modes: fileTypeLocatorModes,
 	},
 	{
 		displayName: 'Blueprint ID',

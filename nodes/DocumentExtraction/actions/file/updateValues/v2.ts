@@ -6,7 +6,7 @@ import { invalidParameter, requireBoolean, requireOneOf } from '../../../../shar
 import type { ItemPolicy } from '../../../../shared/run';
 import type { WriteRequest } from '../../../../shared/schema';
 import { fileFields, planWrite, savedFieldsById } from '../../../../shared/schema';
-import { objectIdCheck } from '../../../descriptions/common';
+import { fileTypeLocatorModes } from '../../../descriptions/common';
 import { readFileId } from '../records';
 import { VALUES_JSON_PARAMETER, fieldsFromJson } from './valuesJson';
 
@@ -85,16 +85,7 @@ export const propertiesV2: INodeProperties[] = [
 		default: { mode: 'list', value: '' },
 		required: true,
 		description: 'The file type whose fields to show. When the node runs, each file is checked against its own fields.',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select a file type...',
-				typeOptions: { searchListMethod: 'searchFileTypes', searchable: true },
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', ...objectIdCheck('file type') },
-		],
+		modes: fileTypeLocatorModes,
 		displayOptions: { show: { ...mapperOnly, fieldsFrom: ['fileType'] } },
 	},
 	{
