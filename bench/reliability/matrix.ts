@@ -13,6 +13,7 @@ import { SEEDED_KEYS, keyLeaks, startEmulator } from '../../dev/emulator';
 import { uploadAndGetFile } from '../../dev/emulator/client';
 import { createBinaryItem, installRecordingWaitClock, runNode } from '../../dev/harness';
 import type { BinaryDataMode, RunNodeResult } from '../../dev/harness';
+import { startRssMeter } from './rss-meter';
 
 export type CaseGroup = 'fault' | 'input' | 'credential' | 'trigger';
 
@@ -172,11 +173,8 @@ export async function runCase(matrixCase: MatrixCase, caseIndex: number): Promis
 			typeof matrixCase.parameters === 'function' ? matrixCase.parameters(seeded) : (matrixCase.parameters ?? {});
 		const clock = installRecordingWaitClock();
 		const started = performance.now();
-		const rssBefore = process.memoryUsage().rss;
-		let peakRss = rssBefore;
-		const sampler = setInterval(() => {
-			peakRss = Math.max(peakRss, process.memoryUsage().rss);
-		}, 25);
+		const rss = startRssMeter();
+		let peakRssMiB = 0;
 		const runWithKey = async (other: string, otherParameters: INodeParameters = {}) => {
 			const [otherResource, otherOperation] = other.split('.');
 			return await runNode({
@@ -212,8 +210,7 @@ export async function runCase(matrixCase: MatrixCase, caseIndex: number): Promis
 		} finally {
 			await beside?.catch(() => undefined);
 			clock.restore();
-			clearInterval(sampler);
-			peakRss = Math.max(peakRss, process.memoryUsage().rss);
+			peakRssMiB = rss.stop();
 		}
 		const seconds = (performance.now() - started) / 1000;
 		await emulator.idle();
@@ -258,7 +255,7 @@ export async function runCase(matrixCase: MatrixCase, caseIndex: number): Promis
 			keyLeaks: keyLeaks(emulator, KEY).length,
 			keyShown: shown.includes(KEY),
 			waits: [...clock.sleeps],
-			peakRssMiB: Math.max(0, (peakRss - rssBefore) / (1024 * 1024)),
+			peakRssMiB,
 			insideAnnouncedWaits: requestsInsideAnnouncedWaits(emulator),
 		};
 	} finally {

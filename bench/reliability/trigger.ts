@@ -15,6 +15,7 @@ import { credentialsFor } from '../../dev/emulator/client';
 import { deepJson, rawValue, rewriteListedFiles } from '../../dev/emulator/hostile-lists';
 import { pollTrigger } from '../../dev/harness';
 import type { CaseResult, MatrixCase } from './matrix';
+import { startRssMeter } from './rss-meter';
 
 type Event = 'fileProcessed' | 'fileUpdated';
 
@@ -198,11 +199,8 @@ export async function runTriggerCase(matrixCase: MatrixCase & { trigger: Trigger
 		const expected = trigger.setup(emulator, t0);
 		emulator.requests.length = 0;
 		const started = performance.now();
-		const rssBefore = process.memoryUsage().rss;
-		let peakRss = rssBefore;
-		const sampler = setInterval(() => {
-			peakRss = Math.max(peakRss, process.memoryUsage().rss);
-		}, 25);
+		const rss = startRssMeter();
+		let peakRssMiB = 0;
 		let staticData: IDataObject = {};
 		let maxBytes = 0;
 		const items: INodeExecutionData[] = [];
@@ -230,7 +228,7 @@ export async function runTriggerCase(matrixCase: MatrixCase & { trigger: Trigger
 				expected.push(...(trigger.between?.(emulator, index) ?? []));
 			}
 		} finally {
-			clearInterval(sampler);
+			peakRssMiB = rss.stop();
 		}
 		const seconds = (performance.now() - started) / 1000;
 		const counts = new Map<string, number>();
@@ -254,7 +252,7 @@ export async function runTriggerCase(matrixCase: MatrixCase & { trigger: Trigger
 			keyLeaks: keyLeaks(emulator, KEY).length,
 			keyShown,
 			waits: [],
-			peakRssMiB: Math.max(0, (peakRss - rssBefore) / (1024 * 1024)),
+			peakRssMiB,
 			insideAnnouncedWaits: 0,
 		};
 	} finally {
