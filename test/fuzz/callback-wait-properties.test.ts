@@ -85,6 +85,17 @@ function statusRequestsFor(on: Emulator, uploadIds: Set<string>): number {
 	return on.requests.filter((entry) => entry.host === 'api' && entry.method === 'GET' && uploadIds.has(entry.path.split('/').pop() ?? '')).length;
 }
 
+/** A body n8n's own parser refuses (JSON content type, text that is not JSON): the seed 20261127 counterexample. */
+function unparsableJson(item: Call): boolean {
+	if (item.body.kind !== 'malformed' || !item.body.contentType.includes('json')) return false;
+	try {
+		JSON.parse(item.body.text);
+		return false;
+	} catch {
+		return true;
+	}
+}
+
 async function send(target: URL, item: Call, urls: Map<number, { url: URL; uploadId: string }>, count: number): Promise<Response> {
 	const url = new URL(target);
 	if (item.secret === 'wrong') url.searchParams.set('dexToken', 'f'.repeat(64));
@@ -127,8 +138,10 @@ describe('Upload waiting for callbacks over generated hostile callbacks (propert
 							expect(response.status).toBeLessThan(500);
 							// Once the execution has resumed, n8n answers 409 itself ("running already", "finished").
 							const afterResume = waiting.resumesOf(executionId) > 0 && response.status === 409;
-							if (item.secret !== 'valid') expect(afterResume || response.status === 401).toBe(true);
-							else if (typeof item.item !== 'number') expect(afterResume || response.status === 400).toBe(true);
+							// n8n answers a body that is not JSON under a JSON content type 422 itself, before the node runs.
+							const refusedByN8n = unparsableJson(item) && response.status === 422;
+							if (item.secret !== 'valid') expect(afterResume || refusedByN8n || response.status === 401).toBe(true);
+							else if (typeof item.item !== 'number') expect(afterResume || refusedByN8n || response.status === 400).toBe(true);
 							else chargeable += 1;
 						}
 					}

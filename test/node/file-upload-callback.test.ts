@@ -238,6 +238,8 @@ describe('what a callback cannot do', () => {
 		noItem.searchParams.set('dexItem', '2');
 		expect(await post(noItem.href, { status: 'completed' })).toMatchObject({ status: 400 });
 		expect(await post(url.href, 'status=completed', 'text/plain')).toMatchObject({ status: 400 });
+		// Text that is not JSON under a JSON content type, with a wrong secret: n8n answers 422 before the node runs (npm run fuzz, seed 20261127).
+		expect(await post(wrongSecret.href, 'not json', 'application/json')).toMatchObject({ status: 422 });
 		expect(await post(url.href, { status: 'waiting', step: 'processing_started', uploadId: uploadIds[0] })).toMatchObject({ status: 200, body: { status: 'noted' } });
 		expect(requestsTo(emulator, 'api')).toEqual([]);
 
