@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyMode } from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties, INodePropertyMode } from 'n8n-workflow';
 
 import { ITEM_LIMITS } from '../../shared/limits';
 import { requireBoolean, requireOneOf, requirePositiveInteger } from '../../shared/parameters';
@@ -201,14 +201,25 @@ export function inputModeOf(context: IExecuteFunctions, itemIndex: number, displ
 	] as const);
 }
 
-/** A file type's locator modes: picked from the workspace's file types, or by its ID (24 hex). */
-export const fileTypeLocatorModes: INodePropertyMode[] = [
-	{
-		displayName: 'From List',
-		name: 'list',
-		type: 'list',
-		placeholder: 'Select a file type...',
-		typeOptions: { searchListMethod: 'searchFileTypes', searchable: true },
-	},
-	{ displayName: 'By ID', name: 'id', type: 'string', ...objectIdCheck('file type') },
-];
+/** A file type, picked from the workspace's file types or given by its ID (24 hex): parameter `fileType`. */
+export function fileTypeLocator(description: string, displayOptions: IDisplayOptions): INodeProperties {
+	return {
+		displayName: 'File Type',
+		name: 'fileType',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description,
+		displayOptions,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a file type...',
+				typeOptions: { searchListMethod: 'searchFileTypes', searchable: true },
+			},
+			{ displayName: 'By ID', name: 'id', type: 'string', ...objectIdCheck('file type') },
+		],
+	};
+}

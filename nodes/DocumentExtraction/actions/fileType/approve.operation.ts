@@ -8,7 +8,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { FileTypeApproval } from '../../../shared/api';
 import { approveFileType, listFileTypes } from '../../../shared/api';
 import { optionsCollection } from '../../../shared/requestOptions';
-import { fileTypeLocatorModes } from '../../descriptions/common';
+import { fileTypeLocator } from '../../descriptions/common';
 import { currentSchemaIds } from '../../helpers/fileTypes';
 import type { ItemPolicy } from '../../../shared/run';
 import { requireObjectId, requireOneOf } from '../../../shared/parameters';
@@ -33,16 +33,7 @@ const properties: INodeProperties[] = [
 		],
 		default: 'fileType',
 	},
-	{
-		displayName: 'File Type',
-		name: 'fileType',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		description: 'The file type whose current schema version to approve',
-		displayOptions: { show: { approveBy: ['fileType'] } },
-		modes: fileTypeLocatorModes,
-	},
+	fileTypeLocator('The file type whose current schema version to approve', { show: { approveBy: ['fileType'] } }),
 	{
 		displayName: 'Blueprint ID',
 		name: 'blueprintId',

@@ -6,7 +6,7 @@ import { invalidParameter, requireBoolean, requireOneOf } from '../../../../shar
 import type { ItemPolicy } from '../../../../shared/run';
 import type { WriteRequest } from '../../../../shared/schema';
 import { fileFields, planWrite, savedFieldsById } from '../../../../shared/schema';
-import { fileTypeLocatorModes } from '../../../descriptions/common';
+import { fileTypeLocator } from '../../../descriptions/common';
 import { readFileId } from '../records';
 import { VALUES_JSON_PARAMETER, fieldsFromJson } from './valuesJson';
 
@@ -78,16 +78,9 @@ export const propertiesV2: INodeProperties[] = [
 		hint: 'When the File comes from an expression, choose "A File Type": the editor may not know which file it will be',
 		displayOptions: { show: mapperOnly },
 	},
-	{
-		displayName: 'File Type',
-		name: 'fileType',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		description: 'The file type whose fields to show. When the node runs, each file is checked against its own fields.',
-		modes: fileTypeLocatorModes,
-		displayOptions: { show: { ...mapperOnly, fieldsFrom: ['fileType'] } },
-	},
+	fileTypeLocator('The file type whose fields to show. When the node runs, each file is checked against its own fields.', {
+		show: { ...mapperOnly, fieldsFrom: ['fileType'] },
+	}),
 	{
 		displayName: 'Include Hidden Fields',
 		name: 'includeHidden',
