@@ -25,6 +25,7 @@ import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 
 import { redact, redactDeep, scrubError, withoutSecrets } from '../../nodes/shared/transport/secrets';
 
+import { allTexts } from '../node/all-texts';
 import { fuzzParameters, fuzzTimeout } from './runs';
 
 /** Runs of each property in `npm test` (fixed seed); `npm run fuzz` scales them (test/fuzz/runs.ts). */
@@ -40,25 +41,6 @@ function formsOf(secret: string): string[] {
 		// a lone surrogate has no URL-encoded form
 	}
 	return forms;
-}
-
-/** Every string and key of a value, found iteratively (the value may be 20,000 deep or cyclic). */
-function allTexts(value: unknown): string[] {
-	const texts: string[] = [];
-	const seen = new Set<object>();
-	const stack: unknown[] = [value];
-	while (stack.length) {
-		const current = stack.pop();
-		if (typeof current === 'string') texts.push(current);
-		else if (current && typeof current === 'object' && !seen.has(current)) {
-			seen.add(current);
-			for (const key of Object.keys(current)) {
-				texts.push(key);
-				stack.push((current as Record<string, unknown>)[key]);
-			}
-		}
-	}
-	return texts;
 }
 
 function leftovers(value: unknown, secrets: string[]): string[] {

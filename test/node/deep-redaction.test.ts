@@ -11,6 +11,7 @@ import type { IDataObject, INode, INodeExecutionData, JsonObject } from 'n8n-wor
 
 import { redactDeep, scrubError, withoutSecrets } from '../../nodes/shared/transport/secrets';
 import { runNode } from '../../dev/harness';
+import { allTexts } from './all-texts';
 import { SEEDED_KEYS, credentialsFor, useEmulator } from './support';
 
 const KEY = 'dex_live_9f8e7d6c5b4a39281706';
@@ -20,25 +21,6 @@ function nested(depth: number, leaf: unknown, as: 'object' | 'array' = 'object')
 	let value = leaf;
 	for (let level = 0; level < depth; level++) value = as === 'object' ? { level, a: value } : [level, value];
 	return value;
-}
-
-/** Every string and key of a value, found without recursion (the value may be 20,000 deep or cyclic). */
-function allTexts(value: unknown): string[] {
-	const texts: string[] = [];
-	const seen = new Set<object>();
-	const stack: unknown[] = [value];
-	while (stack.length) {
-		const current = stack.pop();
-		if (typeof current === 'string') texts.push(current);
-		else if (current && typeof current === 'object' && !seen.has(current)) {
-			seen.add(current);
-			for (const [key, entry] of Object.entries(current)) {
-				texts.push(key);
-				stack.push(entry);
-			}
-		}
-	}
-	return texts;
 }
 
 function expectNoKeyIn(value: unknown): void {
