@@ -10,8 +10,9 @@
  *   WebhookContext whose request and response are this request's, then, as n8n does: a throw is
  *   answered 500 and the workflow runs with one empty item; `noWebhookResponse` without an answer
  *   written leaves the caller hanging (recorded as `hung`, the socket closed); no answer of the
- *   node's own is answered 200; the static data is saved if the call changed it (the last save
- *   wins, as in n8n); `workflowData` is recorded as an emission (what n8n would start a run with).
+ *   node's own is answered 200 (with onReceivedBody when the call starts a run); the static data
+ *   is saved if the call changed it (the last save wins, as in n8n); `workflowData` is recorded as
+ *   an emission (what n8n would start a run with).
  * Calls run concurrently, as in n8n: concurrent calls each read the static data before the others
  * save it.
  */
@@ -181,6 +182,19 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 	res.end(JSON.stringify(body));
 }
 
+/**
+ * The body n8n answers a call that starts a run with, in responseMode onReceived (cli's
+ * extractWebhookOnReceivedResponse, n8n 2.41.1 and 1.123.81): the description's responseData
+ * first, "firstEntryJson" when it has none (n8n's default), then webhook()'s webhookResponse.
+ * Only a literal responseData is modelled (this harness evaluates no expression).
+ */
+function onReceivedBody(responseData: IWebhookDescription['responseData'], result: IWebhookResponseData): unknown {
+	const data = responseData === undefined ? 'firstEntryJson' : responseData;
+	if (data === 'noData') return undefined;
+	if (data) return data;
+	return result.webhookResponse ?? { message: 'Workflow was started' };
+}
+
 /** Activates a webhook trigger (see the file's header); throws what the node's create threw. */
 export async function activateWebhookTrigger(options: WebhookTriggerOptions): Promise<ActiveWebhookTrigger> {
 	const session = await openSession(options);
@@ -291,7 +305,7 @@ export async function activateWebhookTrigger(options: WebhookTriggerOptions): Pr
 			call.hung = true;
 			res.destroy();
 		} else if (result.noWebhookResponse !== true && !res.headersSent) {
-			sendJson(res, 200, result.webhookResponse ?? { message: result.workflowData ? 'Workflow was started' : 'Webhook call received' });
+			sendJson(res, 200, result.workflowData ? onReceivedBody(description.responseData, result) : (result.webhookResponse ?? { message: 'Webhook call received' }));
 		}
 		// n8n saves the workflow's static data once the call is answered, if the call changed it.
 		if ((workflow.staticData as IDataObject).__dataChanged === true) stored = deepCopy(workflow.staticData[staticDataKey] as IDataObject);

@@ -31,7 +31,10 @@ export class DocumentExtractionCallbackTrigger implements INodeType {
 		credentials: [{ name: 'documentExtractionApi', required: true, testedBy: 'documentExtractionApiTest' }],
 		// A live webhook: n8n serves it at /webhook/<webhookId>/callback while the workflow is active.
 		// The service has no endpoint to register it: the user sets it as the key's default callback URL.
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'callback' }],
+		// A call that emits is answered by n8n with webhook()'s webhookResponse (webhook.ts): n8n takes
+		// responseData before it, and a webhook without responseData is answered the text
+		// "firstEntryJson" (n8n's default for it); an empty responseData leaves webhookResponse the body.
+		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'callback' }],
 		properties: callbackTriggerProperties,
 	};
 

@@ -8,7 +8,7 @@ import type { ItemOptions } from '../shared/output/documentItem';
 import { buildItem } from '../shared/output/documentItem';
 import { valuesField } from '../shared/output/values';
 import { callbackPolicy } from '../shared/requestPolicy';
-import type { RequestPolicy } from '../shared/run';
+import type { Deadline, RequestPolicy } from '../shared/run';
 import { apiKeysOf, waitClock, withRunScope } from '../shared/run';
 import { readCallback } from './body';
 import type { CheckedVerdict, Emission } from './check';
@@ -34,9 +34,11 @@ function answer(response: Answerable, status: number, body: IDataObject): void {
 }
 
 /**
- * One call to the trigger's URL. It answers the call itself, always, and never throws (n8n would
- * answer 500 and run the workflow with an empty item): the answer goes out before anything slow
- * that cannot change it (values), and the emission is returned to n8n after it. See
+ * One call to the trigger's URL. It never throws (n8n would answer 500 and run the workflow with an
+ * empty item). A call that emits is answered by n8n, with the verdict's body, once webhook() has
+ * returned the items: n8n 2.x answers after the execution is created (and queued, in queue mode),
+ * so a callback answered 200 is never one that a stopping n8n drops between the answer and the
+ * run. Every other call the trigger answers itself (a status of its own: 4xx, 503). See
  * docs/callback-trigger.md for every answer.
  */
 export async function handleCallback(context: IWebhookFunctions): Promise<IWebhookResponseData> {
@@ -104,16 +106,19 @@ async function handle(context: IWebhookFunctions, response: Answerable): Promise
 		else answer(response, verdict.status, verdict.body);
 		return NO_RESPONSE;
 	}
-	answer(response, verdict.status, verdict.body);
 	if (verdict.handled) writeHistory(staticData, history, scope.recentKeys(), settings.historySize);
-	if (!verdict.emission) return NO_RESPONSE;
-	const items = await itemsOf(context, verdict.emission, settings, policy);
-	return { noWebhookResponse: true, workflowData: [items] };
+	if (!verdict.emission) {
+		answer(response, verdict.status, verdict.body);
+		return NO_RESPONSE;
+	}
+	// The values are read before the answer, within the same answer time as the check.
+	const items = await itemsOf(context, verdict.emission, settings, policy, deadline);
+	return { workflowData: [items], webhookResponse: verdict.body };
 }
 
 /**
- * The items of an emission: processed files (with their values when asked, read now that the
- * service has its answer: a file whose values cannot be read is still emitted, with `valuesError`),
+ * The items of an emission: processed files (with their values when asked, read by the answer's
+ * deadline: a file whose values cannot be read by then is still emitted, with `valuesError`),
  * then failed files, or a step. Each is built as the polling trigger builds its items
  * (output/documentItem.ts: bounded depth, no secrets, never throwing), so neither trigger emits
  * what the other would refuse; what was cut or could not be made into an item is logged.
@@ -123,8 +128,9 @@ async function itemsOf(
 	emission: Emission,
 	settings: CallbackSettings,
 	policy: RequestPolicy,
+	deadline: Deadline,
 ): Promise<INodeExecutionData[]> {
-	const extras = await valuesOf(context, emission.processed, settings.includeValues, policy);
+	const extras = await valuesOf(context, emission.processed, settings.includeValues, policy, deadline);
 	const options: ItemOptions = { secrets: apiKeysOf(context) };
 	const built = [
 		...emission.processed.map((file, index) => buildItem(file, extras[index], options)),
@@ -146,12 +152,13 @@ async function valuesOf(
 	files: FileRecord[],
 	includeValues: boolean,
 	policy: RequestPolicy,
+	deadline: Deadline,
 ): Promise<Array<IDataObject | undefined>> {
 	const extras: Array<IDataObject | undefined> = files.map(() => undefined);
 	if (!includeValues) return extras;
 	await forEachConcurrently(files.length, CALLBACK_LIMITS.valuesConcurrency, async (index) => {
 		try {
-			extras[index] = await valuesField.call(context, files[index].fileId, policy, true);
+			extras[index] = await valuesField.call(context, files[index].fileId, policy, true, undefined, deadline);
 		} catch (error) {
 			const message = asNodeError(context, error).message;
 			extras[index] = { valuesError: message };

@@ -279,8 +279,8 @@ export const TRIGGER_LIMITS = {
 export const CALLBACK_LIMITS = {
 	/**
 	 * A callback is answered within this, whatever the API does (the service gives up after 30 s):
-	 * the check through the API (the upload's status and its files' records) must end by then, else
-	 * the answer is 503 and the service calls again later.
+	 * the check through the API (the upload's status, its files' records) must end by then, else 503
+	 * (the service calls again later); the values too, else the file is emitted with valuesError.
 	 */
 	answerWithinMs: 10_000,
 	/** Retry-After of a 503 answer, in seconds (the service may use its own backoff instead). */
@@ -295,6 +295,6 @@ export const CALLBACK_LIMITS = {
 	maxTextBodyChars: 65_536,
 	/** A step name longer than this (or with other characters than letters, digits, _ . -) is not read from a callback. */
 	maxStepNameLength: 64,
-	/** Values requests (Include Extracted Values) run side by side, after the callback is answered. */
+	/** Values requests (Include Extracted Values) run side by side, within the callback's answer time (answerWithinMs). */
 	valuesConcurrency: 4,
 } as const;

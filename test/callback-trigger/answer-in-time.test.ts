@@ -1,10 +1,12 @@
 /**
  * Every call is answered whatever the API does (the service gives up after 30 s): an API that
- * never answers gets the call a 503 (the service calls again), never silence; what comes after
- * the answer (the values) cannot change it, and a document whose values cannot be read is still
- * emitted. webhook() never throws and never leaves a caller without an answer.
+ * never answers gets the call a 503 (the service calls again), never silence; the values are read
+ * within the same answer time, and a document whose values cannot be read is still emitted (n8n
+ * answers it once webhook() has returned the run). webhook() never throws and never leaves a
+ * caller without an answer.
  */
 import { INVOICE_FILE_NAME, invoiceText } from '../../dev/documents';
+import { CALLBACK_LIMITS } from '../../nodes/shared/limits';
 import { uploadFile } from '../emulator/test-helpers';
 import { useEmulator } from '../node/support';
 import { EMULATOR_OPTIONS, activateCallbackTrigger, completedBody, emittedFileIds, statusRequests } from './support';
@@ -30,16 +32,29 @@ describe('answering in time', () => {
 		expect(emittedFileIds(trigger)).toHaveLength(1);
 	});
 
-	it('values that cannot be read: the call is answered first, the document is emitted with valuesError', async () => {
+	it('values that cannot be read: the document is emitted with valuesError, and n8n answers the call once webhook() has handed it the run', async () => {
 		const trigger = await activateCallbackTrigger(emulator, { options: { includeValues: true, requestTimeout: 1, maxRateLimitWait: 0 } });
 		const { uploadId } = await uploadFile(emulator, INVOICE_FILE_NAME, invoiceText());
 		emulator.faults.hangNext({ method: 'GET', path: /\/values/, count: 1 });
 		const answer = await trigger.post(completedBody(uploadId));
-		expect(answer).toMatchObject({ status: 200, body: { outcome: 'emitted', items: 1 }, answeredBeforeReturn: true });
+		// Not answered by the node before it returned: an answer ahead of the run is one a stopping n8n can drop.
+		expect(answer).toMatchObject({ status: 200, body: { outcome: 'emitted', items: 1 }, answeredBeforeReturn: false });
 		const [item] = trigger.items();
 		expect(item.json).toMatchObject({ uploadId, status: 'processed' });
 		expect(item.json.values).toBeUndefined();
 		expect(String(item.json.valuesError)).toMatch(/values|timed out|Request Timeout/i);
+	});
+
+	it('values that never answer, with the default timeouts: the answer time ends the values requests; answered 200, emitted with valuesError naming it', async () => {
+		const trigger = await activateCallbackTrigger(emulator, { options: { includeValues: true } });
+		const { uploadId } = await uploadFile(emulator, INVOICE_FILE_NAME, invoiceText());
+		emulator.faults.hangNext({ method: 'GET', path: /\/values/, count: 1 });
+		const answer = await trigger.post(completedBody(uploadId));
+		expect(answer).toMatchObject({ status: 200, body: { outcome: 'emitted', items: 1 }, hung: false, answeredBeforeReturn: false });
+		const [item] = trigger.items();
+		expect(item.json).toMatchObject({ uploadId, status: 'processed' });
+		expect(item.json.values).toBeUndefined();
+		expect(String(item.json.valuesError)).toContain(`A callback is answered within ${CALLBACK_LIMITS.answerWithinMs / 1000} s`);
 	});
 
 	it('an invalid option (History Size from an expression): 503, so that the service calls again once it is fixed; no throw', async () => {

@@ -38,7 +38,7 @@ export async function getFormValues(
 	fileId: string,
 	call: ApiCall & { idSource?: IdSource },
 ): Promise<FormValue[]> {
-	const { idSource = FILE_RECORD, policy } = call;
+	const { idSource = FILE_RECORD, policy, deadline } = call;
 	return await apiRequestAllItems.call(
 		this,
 		{
@@ -46,6 +46,7 @@ export async function getFormValues(
 			path: pathTo(this, ENDPOINTS.getFormValues, fileId, idSource, policy.itemIndex),
 			qs: { includeFullTableData: true },
 			policy,
+			deadline,
 		},
 		{
 			whatToDoAtSize: 'Raise "Max List Size (MB)" in the node options if the document\'s values are legitimately that large.',

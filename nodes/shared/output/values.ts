@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiContext, RequestPolicy } from '../run';
+import type { ApiContext, Deadline, RequestPolicy } from '../run';
 import type { IdSource } from '../api';
 import { getFormValues } from '../api';
 import { isSchemaAware } from '../versions';
@@ -25,8 +25,9 @@ export async function valuesField(
 	policy: RequestPolicy,
 	simplify: boolean,
 	idSource?: IdSource,
+	deadline?: Deadline,
 ): Promise<IDataObject> {
-	const forms = await getFormValues.call(this, fileId, { policy, idSource });
+	const forms = await getFormValues.call(this, fileId, { policy, idSource, deadline });
 	if (!simplify) return { formValues: forms };
 	const simplified = forms.map((form) => simplifiedForm(this, form));
 	return { values: simplified.length === 1 ? simplified[0] : simplified };
