@@ -9,6 +9,8 @@
  * - the Callback Trigger on main (the emulator calls main's URL), executions on the workers: 20
  *   documents, main restarted while their callbacks arrive (the emulator retries what main could not
  *   answer), each document emitted and reported exactly once, also with duplicate deliveries;
+ * - main stopped while it reads the values of a callback it has checked: no 200 went out, the
+ *   service calls again, the restarted main emits the document once;
  * - a worker SIGKILLed in the middle of a multipart upload: the other worker runs the next
  *   execution, n8n marks the interrupted one failed; n8n's retry of it runs nothing (n8n kept no
  *   run data) and a new run creates exactly one document.
@@ -91,6 +93,33 @@ describe('queue mode: main + 2 workers, PostgreSQL 17, Redis, binary data in the
 	});
 
 	const mainLog = () => fs.readFileSync(path.join(stack.mainFolder, 'n8n.log'), 'utf8');
+
+	/**
+	 * Every execution of a workflow once those that emitted `fileIds` have ended, with their data.
+	 * n8n's public API leaves out the executions main still counts as running (excludeRunning), and
+	 * main hears of a worker's end after the worker's last request: a report can be seen before its
+	 * execution is listed (CI and a local run each found one of 20 callback documents missing 5 s
+	 * after the 20th report). A document is reported only by the execution that emitted it, so
+	 * waiting for the reported ones hides no loss.
+	 */
+	async function endedExecutions(workflowId: string, nodeName: string, fileIds: Iterable<string>): Promise<ExecutionRecord[]> {
+		const expected = [...new Set(fileIds)];
+		return await waitFor(
+			`the executions of workflow ${workflowId} that emitted ${expected.length} documents, ended with their data`,
+			async () => {
+				const all = await listExecutions(stack.main, workflowId);
+				const ended = all.every((execution) => {
+					const result = execution.data?.resultData;
+					return execution.stoppedAt && !['new', 'running', 'waiting'].includes(execution.status) && (Object.keys(result?.runData ?? {}).length > 0 || result?.error !== undefined);
+				});
+				if (!ended) return undefined;
+				const emitted = new Set(all.flatMap((execution) => (execution.data?.resultData.runData[nodeName] ? executionOutput(execution, nodeName).map((item) => String(item.fileId)) : [])));
+				return expected.every((id) => emitted.has(id)) ? all : undefined;
+			},
+			120_000,
+			1000,
+		);
+	}
 
 	async function runOnWorker(workflowId: string, trigger: string): Promise<{ execution: ExecutionRecord; worker: string | undefined }> {
 		const executionId = await runWorkflow(stack.main, workflowId, trigger);
@@ -184,7 +213,7 @@ describe('queue mode: main + 2 workers, PostgreSQL 17, Redis, binary data in the
 		// Two more polls with nothing new: nothing more comes.
 		const settled = polls();
 		await waitFor('two more polls', () => (polls() >= settled + 2 ? true : undefined), 60_000, 1000);
-		const executions = (await listExecutions(stack.main, TRIGGER.id!)).filter((execution) => execution.stoppedAt);
+		const executions = await endedExecutions(TRIGGER.id!, TRIGGER_NODE, reported());
 		const emitted = executions.flatMap((execution) => executionOutput(execution, TRIGGER_NODE).map((item) => String(item.fileId)));
 
 		expect(emitted).toHaveLength(TRIGGER_DOCUMENTS);
@@ -241,15 +270,24 @@ describe('queue mode: main + 2 workers, PostgreSQL 17, Redis, binary data in the
 			}, 120_000);
 			const finals = () => emulator.state.callbacks.filter((delivery) => uploadIds.includes(String(delivery.payload.uploadId)) && delivery.payload.step === 'processing_finished');
 			await waitFor('every final callback answered 200', () => (finals().length === CALLBACK_DOCUMENTS && finals().every((delivery) => delivery.delivered) ? true : undefined), 180_000, 1000);
-			// The service delivering each final callback twice more, at once, to main.
+			const reported = () => emulator.requests.filter((entry) => entry.sequence > firstRequest && entry.method === 'PATCH' && entry.host === 'api').map((entry) => entry.path.split('/').pop()!);
+			const emittedBy = (executions: ExecutionRecord[]) => executions.flatMap((execution) => executionOutput(execution, CALLBACK_NODE).map((item) => String(item.fileId)));
+			// Every document emitted by the deliveries the service counts as answered, before any repeat:
+			// a callback answered 200 whose execution never started would be missing here (not made up by a repeat below).
+			await waitFor(`${CALLBACK_DOCUMENTS} export reports`, () => (new Set(reported()).size >= CALLBACK_DOCUMENTS ? true : undefined), 120_000, 1000);
+			const beforeRepeats = await endedExecutions(CALLBACK.id!, CALLBACK_NODE, reported());
+			expect([...emittedBy(beforeRepeats)].sort()).toEqual([...processedIds].sort());
+			const reportsBeforeRepeats = reported().length;
+
+			// The service delivering each final callback twice more, at once, to main: nothing more is emitted or reported.
 			const answers = await Promise.all(finals().flatMap((delivery) => [1, 2].map(async () => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(delivery.payload) })).status)));
 			expect(answers.every((status) => status === 200)).toBe(true);
-			const reported = () => emulator.requests.filter((entry) => entry.sequence > firstRequest && entry.method === 'PATCH' && entry.host === 'api').map((entry) => entry.path.split('/').pop()!);
-			await waitFor(`${CALLBACK_DOCUMENTS} export reports`, () => (new Set(reported()).size >= CALLBACK_DOCUMENTS ? true : undefined), 120_000, 1000);
+			// Time for an execution a repeat might start (the answer goes out before n8n starts it).
 			await new Promise((resolve) => setTimeout(resolve, 5000));
-			const executions = (await listExecutions(stack.main, CALLBACK.id!)).filter((execution) => execution.stoppedAt);
-			const emitted = executions.flatMap((execution) => executionOutput(execution, CALLBACK_NODE).map((item) => String(item.fileId)));
-			expect([...emitted].sort()).toEqual([...processedIds].sort());
+			const executions = await endedExecutions(CALLBACK.id!, CALLBACK_NODE, reported());
+			expect(executions.map((execution) => execution.id).sort()).toEqual(beforeRepeats.map((execution) => execution.id).sort());
+			expect(reported()).toHaveLength(reportsBeforeRepeats);
+			expect([...emittedBy(executions)].sort()).toEqual([...processedIds].sort());
 			expect([...reported()].sort()).toEqual([...processedIds].sort());
 			for (const execution of executions) {
 				expect(execution.status).toBe('success');
@@ -261,6 +299,40 @@ describe('queue mode: main + 2 workers, PostgreSQL 17, Redis, binary data in the
 			expect(retried.length).toBeGreaterThan(0);
 			console.log(`callback trigger: ${CALLBACK_DOCUMENTS} documents in ${executions.length} executions on the workers; while main was down the emulator retried (${retried.map((delivery) => `${String(delivery.payload.step)} x${delivery.attempts}`).join(', ')}) and held the later callbacks behind it`);
 		} finally {
+			emulator.setDefaultCallbackUrl(SEEDED_KEYS.readWrite, undefined);
+			await stack.main.publicApi(`/workflows/${CALLBACK.id}/deactivate`, { method: 'POST' });
+		}
+	});
+
+	test('main stopped while a callback it has checked waits for its values: that call is not answered 200 without a run; the service calls again and the restarted main emits the document once', async () => {
+		const { emulator } = stack;
+		await stack.main.publicApi(`/workflows/${CALLBACK.id}/activate`, { method: 'POST' });
+		const url = exampleCallbackUrl(stack.main.url);
+		emulator.setDefaultCallbackUrl(SEEDED_KEYS.readWrite, url);
+		const firstRequest = emulator.requests.at(-1)?.sequence ?? 0;
+		try {
+			// The example reads the values (Include Extracted Values): they answer after 8 s, main is stopped meanwhile.
+			emulator.faults.delayNext({ host: 'api', method: 'GET', path: /\/values/, delayMs: 8000, count: 1 });
+			const uploadId = await uploadToEmulator(emulator, SEEDED_KEYS.readWrite, 'stopped-main-receipt.txt', Buffer.from('Document Type: Receipt\nReceipt Number: R-STOP-001\nTotal: 1.00\n'));
+			await waitForRequest(emulator, (entry) => entry.sequence > firstRequest && entry.host === 'api' && entry.method === 'GET' && /\/values/.test(entry.path), { timeoutMs: 120_000 });
+			await stack.main.stop();
+			await stack.restartMain();
+			const fileId = await waitFor('the document processed', () => [...emulator.state.files.values()].find((file) => file.uploadId === uploadId && file.status === 'processed')?.fileId, 60_000);
+			const final = () => emulator.state.callbacks.find((delivery) => delivery.payload.uploadId === uploadId && delivery.payload.step === 'processing_finished');
+			const reported = () => emulator.requests.filter((entry) => entry.sequence > firstRequest && entry.method === 'PATCH' && entry.host === 'api').map((entry) => entry.path.split('/').pop()!);
+			// Before n8n answered calls that emit, the 200 went out ahead of the values: the service stopped calling and no run came.
+			await waitFor('the document reported by a run of the restarted main', () => (reported().includes(fileId) ? true : undefined), 180_000, 1000);
+			const executions = await endedExecutions(CALLBACK.id!, CALLBACK_NODE, [fileId]);
+			const emitted = executions.flatMap((execution) => executionOutput(execution, CALLBACK_NODE).map((item) => String(item.fileId)));
+			expect(emitted.filter((id) => id === fileId)).toHaveLength(1);
+			expect(reported().filter((id) => id === fileId)).toHaveLength(1);
+			// The call main was reading values for got no 200: the service called again.
+			expect(final()?.statuses.at(-1)).toBe(200);
+			expect(final()!.statuses.slice(0, -1).length).toBeGreaterThan(0);
+			expect(final()!.statuses.slice(0, -1).every((status) => status !== 200)).toBe(true);
+			console.log(`stopped main: the final callback answered ${final()!.statuses.join(', ')} (0: no answer); one execution emitted the document`);
+		} finally {
+			emulator.faults.clear();
 			emulator.setDefaultCallbackUrl(SEEDED_KEYS.readWrite, undefined);
 			await stack.main.publicApi(`/workflows/${CALLBACK.id}/deactivate`, { method: 'POST' });
 		}
