@@ -121,6 +121,29 @@ describe('queue mode: main + 2 workers, PostgreSQL 17, Redis, binary data in the
 		);
 	}
 
+	/** The file ids of the export reports (PATCH) the emulator received after request `after`, in order. */
+	function reportedSince(after: number): string[] {
+		return stack.emulator.requests.filter((entry) => entry.sequence > after && entry.method === 'PATCH' && entry.host === 'api').map((entry) => entry.path.split('/').pop()!);
+	}
+
+	/**
+	 * The callback example active on main, its URL the key's default callback URL, while `body` runs
+	 * (given the URL and the last request before it); afterwards neither, and no fault left.
+	 */
+	async function withCallbackTrigger(body: (url: string, firstRequest: number) => Promise<void>): Promise<void> {
+		const { emulator } = stack;
+		await stack.main.publicApi(`/workflows/${CALLBACK.id}/activate`, { method: 'POST' });
+		const url = exampleCallbackUrl(stack.main.url);
+		emulator.setDefaultCallbackUrl(SEEDED_KEYS.readWrite, url);
+		try {
+			await body(url, emulator.requests.at(-1)?.sequence ?? 0);
+		} finally {
+			emulator.faults.clear();
+			emulator.setDefaultCallbackUrl(SEEDED_KEYS.readWrite, undefined);
+			await stack.main.publicApi(`/workflows/${CALLBACK.id}/deactivate`, { method: 'POST' });
+		}
+	}
+
 	async function runOnWorker(workflowId: string, trigger: string): Promise<{ execution: ExecutionRecord; worker: string | undefined }> {
 		const executionId = await runWorkflow(stack.main, workflowId, trigger);
 		const execution = await waitForExecution(stack.main, executionId, 600_000);
@@ -208,7 +231,7 @@ describe('queue mode: main + 2 workers, PostgreSQL 17, Redis, binary data in the
 			},
 			120_000,
 		);
-		const reported = () => emulator.requests.filter((entry) => entry.sequence > reportsBefore && entry.method === 'PATCH' && entry.host === 'api').map((entry) => entry.path.split('/').pop()!);
+		const reported = () => reportedSince(reportsBefore);
 		await waitFor(`${TRIGGER_DOCUMENTS} export reports`, () => (new Set(reported()).size >= TRIGGER_DOCUMENTS ? true : undefined), 240_000, 1000);
 		// Two more polls with nothing new: nothing more comes.
 		const settled = polls();
@@ -248,11 +271,7 @@ describe('queue mode: main + 2 workers, PostgreSQL 17, Redis, binary data in the
 
 	test(`the Callback Trigger on main, executions on the workers: ${CALLBACK_DOCUMENTS} documents, main restarted while they call back, duplicates delivered too; each emitted and reported exactly once`, async () => {
 		const { emulator } = stack;
-		await stack.main.publicApi(`/workflows/${CALLBACK.id}/activate`, { method: 'POST' });
-		const url = exampleCallbackUrl(stack.main.url);
-		emulator.setDefaultCallbackUrl(SEEDED_KEYS.readWrite, url);
-		const firstRequest = emulator.requests.at(-1)?.sequence ?? 0;
-		try {
+		await withCallbackTrigger(async (url, firstRequest) => {
 			const uploadIds: string[] = [];
 			const upload = async (index: number) => {
 				const text = `Document Type: Receipt\nReceipt Number: R-CB-${String(index).padStart(3, '0')}\nTotal: ${index}.00\n`;
@@ -270,7 +289,7 @@ describe('queue mode: main + 2 workers, PostgreSQL 17, Redis, binary data in the
 			}, 120_000);
 			const finals = () => emulator.state.callbacks.filter((delivery) => uploadIds.includes(String(delivery.payload.uploadId)) && delivery.payload.step === 'processing_finished');
 			await waitFor('every final callback answered 200', () => (finals().length === CALLBACK_DOCUMENTS && finals().every((delivery) => delivery.delivered) ? true : undefined), 180_000, 1000);
-			const reported = () => emulator.requests.filter((entry) => entry.sequence > firstRequest && entry.method === 'PATCH' && entry.host === 'api').map((entry) => entry.path.split('/').pop()!);
+			const reported = () => reportedSince(firstRequest);
 			const emittedBy = (executions: ExecutionRecord[]) => executions.flatMap((execution) => executionOutput(execution, CALLBACK_NODE).map((item) => String(item.fileId)));
 			// Every document emitted by the deliveries the service counts as answered, before any repeat:
 			// a callback answered 200 whose execution never started would be missing here (not made up by a repeat below).
@@ -298,19 +317,12 @@ describe('queue mode: main + 2 workers, PostgreSQL 17, Redis, binary data in the
 			const retried = emulator.state.callbacks.filter((delivery) => uploadIds.includes(String(delivery.payload.uploadId)) && delivery.attempts > 1);
 			expect(retried.length).toBeGreaterThan(0);
 			console.log(`callback trigger: ${CALLBACK_DOCUMENTS} documents in ${executions.length} executions on the workers; while main was down the emulator retried (${retried.map((delivery) => `${String(delivery.payload.step)} x${delivery.attempts}`).join(', ')}) and held the later callbacks behind it`);
-		} finally {
-			emulator.setDefaultCallbackUrl(SEEDED_KEYS.readWrite, undefined);
-			await stack.main.publicApi(`/workflows/${CALLBACK.id}/deactivate`, { method: 'POST' });
-		}
+		});
 	});
 
 	test('main stopped while a callback it has checked waits for its values: that call is not answered 200 without a run; the service calls again and the restarted main emits the document once', async () => {
 		const { emulator } = stack;
-		await stack.main.publicApi(`/workflows/${CALLBACK.id}/activate`, { method: 'POST' });
-		const url = exampleCallbackUrl(stack.main.url);
-		emulator.setDefaultCallbackUrl(SEEDED_KEYS.readWrite, url);
-		const firstRequest = emulator.requests.at(-1)?.sequence ?? 0;
-		try {
+		await withCallbackTrigger(async (url, firstRequest) => {
 			// The example reads the values (Include Extracted Values): they answer after 8 s, main is stopped meanwhile.
 			emulator.faults.delayNext({ host: 'api', method: 'GET', path: /\/values/, delayMs: 8000, count: 1 });
 			const uploadId = await uploadToEmulator(emulator, SEEDED_KEYS.readWrite, 'stopped-main-receipt.txt', Buffer.from('Document Type: Receipt\nReceipt Number: R-STOP-001\nTotal: 1.00\n'));
@@ -319,7 +331,7 @@ describe('queue mode: main + 2 workers, PostgreSQL 17, Redis, binary data in the
 			await stack.restartMain();
 			const fileId = await waitFor('the document processed', () => [...emulator.state.files.values()].find((file) => file.uploadId === uploadId && file.status === 'processed')?.fileId, 60_000);
 			const final = () => emulator.state.callbacks.find((delivery) => delivery.payload.uploadId === uploadId && delivery.payload.step === 'processing_finished');
-			const reported = () => emulator.requests.filter((entry) => entry.sequence > firstRequest && entry.method === 'PATCH' && entry.host === 'api').map((entry) => entry.path.split('/').pop()!);
+			const reported = () => reportedSince(firstRequest);
 			// Before n8n answered calls that emit, the 200 went out ahead of the values: the service stopped calling and no run came.
 			await waitFor('the document reported by a run of the restarted main', () => (reported().includes(fileId) ? true : undefined), 180_000, 1000);
 			const executions = await endedExecutions(CALLBACK.id!, CALLBACK_NODE, [fileId]);
@@ -331,11 +343,7 @@ describe('queue mode: main + 2 workers, PostgreSQL 17, Redis, binary data in the
 			expect(final()!.statuses.slice(0, -1).length).toBeGreaterThan(0);
 			expect(final()!.statuses.slice(0, -1).every((status) => status !== 200)).toBe(true);
 			console.log(`stopped main: the final callback answered ${final()!.statuses.join(', ')} (0: no answer); one execution emitted the document`);
-		} finally {
-			emulator.faults.clear();
-			emulator.setDefaultCallbackUrl(SEEDED_KEYS.readWrite, undefined);
-			await stack.main.publicApi(`/workflows/${CALLBACK.id}/deactivate`, { method: 'POST' });
-		}
+		});
 	});
 
 	test('a worker SIGKILLed during a multipart upload: the other worker keeps running executions, n8n marks the execution failed, its retry sends nothing, a new run makes one document', async () => {
