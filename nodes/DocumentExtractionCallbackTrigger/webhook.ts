@@ -58,8 +58,9 @@ export async function handleCallback(context: IWebhookFunctions): Promise<IWebho
 }
 
 async function handle(context: IWebhookFunctions, response: Answerable): Promise<IWebhookResponseData> {
+	const calledAt = waitClock.now();
 	const deadline = {
-		at: waitClock.now() + CALLBACK_LIMITS.answerWithinMs,
+		at: calledAt + CALLBACK_LIMITS.answerWithinMs,
 		note: `A callback is answered within ${CALLBACK_LIMITS.answerWithinMs / 1000} s (the service waits 30 s at most)`,
 	};
 	let settings: CallbackSettings;
@@ -111,14 +112,18 @@ async function handle(context: IWebhookFunctions, response: Answerable): Promise
 		answer(response, verdict.status, verdict.body);
 		return NO_RESPONSE;
 	}
-	// The values are read before the answer, within the same answer time as the check.
-	const items = await itemsOf(context, verdict.emission, settings, policy, deadline);
+	// The values are read before the answer, by a deadline of their own that leaves n8n time to start the run.
+	const valuesDeadline = {
+		at: calledAt + CALLBACK_LIMITS.valuesWithinMs,
+		note: `The values of a callback's files are read within ${CALLBACK_LIMITS.valuesWithinMs / 1000} s of the call (the service waits 30 s at most); read them later with File > Get Values`,
+	};
+	const items = await itemsOf(context, verdict.emission, settings, policy, valuesDeadline);
 	return { workflowData: [items], webhookResponse: verdict.body };
 }
 
 /**
- * The items of an emission: processed files (with their values when asked, read by the answer's
- * deadline: a file whose values cannot be read by then is still emitted, with `valuesError`),
+ * The items of an emission: processed files (with their values when asked, read by `deadline`:
+ * a file whose values cannot be read by then is still emitted, with `valuesError`),
  * then failed files, or a step. Each is built as the polling trigger builds its items
  * (output/documentItem.ts: bounded depth, no secrets, never throwing), so neither trigger emits
  * what the other would refuse; what was cut or could not be made into an item is logged.

@@ -277,12 +277,10 @@ export const TRIGGER_LIMITS = {
 // handled. docs/callback-trigger.md ("Bounds") and docs/reliability.md name each.
 
 export const CALLBACK_LIMITS = {
-	/**
-	 * A callback is answered within this, whatever the API does (the service gives up after 30 s):
-	 * the check through the API (the upload's status, its files' records) must end by then, else 503
-	 * (the service calls again later); the values too, else the file is emitted with valuesError.
-	 */
+	/** The check of a callback through the API (the upload's status, its files' records) ends within this, else 503 (the service calls again). */
 	answerWithinMs: 10_000,
+	/** Include Extracted Values: read within this of the call (the service waits 30 s), else valuesError. */
+	valuesWithinMs: 25_000,
 	/** Retry-After of a 503 answer, in seconds (the service may use its own backoff instead). */
 	retryAfterSeconds: 30,
 	/** Default of History Size: uploads (and steps) remembered to recognise a repeated callback (about 41 KB of static data). */
@@ -295,6 +293,6 @@ export const CALLBACK_LIMITS = {
 	maxTextBodyChars: 65_536,
 	/** A step name longer than this (or with other characters than letters, digits, _ . -) is not read from a callback. */
 	maxStepNameLength: 64,
-	/** Values requests (Include Extracted Values) run side by side, within the callback's answer time (answerWithinMs). */
+	/** Values requests (Include Extracted Values) run side by side, before the answer (valuesWithinMs). */
 	valuesConcurrency: 4,
 } as const;

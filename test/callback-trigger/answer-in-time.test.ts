@@ -1,9 +1,9 @@
 /**
  * Every call is answered whatever the API does (the service gives up after 30 s): an API that
  * never answers gets the call a 503 (the service calls again), never silence; the values are read
- * within the same answer time, and a document whose values cannot be read is still emitted (n8n
- * answers it once webhook() has returned the run). webhook() never throws and never leaves a
- * caller without an answer.
+ * before the answer, by a deadline of their own, and a document whose values cannot be read is
+ * still emitted (n8n answers it once webhook() has returned the run). webhook() never throws and
+ * never leaves a caller without an answer.
  */
 import { INVOICE_FILE_NAME, invoiceText } from '../../dev/documents';
 import { CALLBACK_LIMITS } from '../../nodes/shared/limits';
@@ -45,7 +45,7 @@ describe('answering in time', () => {
 		expect(String(item.json.valuesError)).toMatch(/values|timed out|Request Timeout/i);
 	});
 
-	it('values that never answer, with the default timeouts: the answer time ends the values requests; answered 200, emitted with valuesError naming it', async () => {
+	it('values that never answer, with the default timeouts: their own deadline ends the values requests; answered 200, emitted with valuesError naming it', async () => {
 		const trigger = await activateCallbackTrigger(emulator, { options: { includeValues: true } });
 		const { uploadId } = await uploadFile(emulator, INVOICE_FILE_NAME, invoiceText());
 		emulator.faults.hangNext({ method: 'GET', path: /\/values/, count: 1 });
@@ -54,7 +54,7 @@ describe('answering in time', () => {
 		const [item] = trigger.items();
 		expect(item.json).toMatchObject({ uploadId, status: 'processed' });
 		expect(item.json.values).toBeUndefined();
-		expect(String(item.json.valuesError)).toContain(`A callback is answered within ${CALLBACK_LIMITS.answerWithinMs / 1000} s`);
+		expect(String(item.json.valuesError)).toContain(`read within ${CALLBACK_LIMITS.valuesWithinMs / 1000} s of the call`);
 	});
 
 	it('an invalid option (History Size from an expression): 503, so that the service calls again once it is fixed; no throw', async () => {
