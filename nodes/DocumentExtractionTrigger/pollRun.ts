@@ -256,7 +256,7 @@ export class PollRun {
 				const id = fileIdOf(file);
 				if (id !== undefined) byId.set(id, file);
 			}
-			const ready: Array<{ file: FileRecord; id: string; early?: Stamp }> = [];
+			const ready: Array<{ file: FileRecord; id: string; early?: Stamp; unplaced?: true }> = [];
 			const before = this.pending.size;
 			let earlyRoom = MAX_EARLY - this.early.size;
 			for (const id of batch) {
@@ -267,11 +267,12 @@ export class PollRun {
 					if (!this.passes(file) || this.emitted.has(id)) {
 						this.pending.delete(id);
 					} else if (ready.length < this.room()) {
-						// A file the cursor has not passed yet (remembered in flight at activation while
-						// dated after the horizon) is kept in `early`, so the walk passes over it later.
+						// So that the walk passes over it later: a file the cursor has not passed yet (in flight at
+						// activation, dated after the horizon) is kept in `early`; one with an unreadable timestamp in `unplaced`.
 						const stamp = stampOf(file, this.stream);
 						const ahead = stamp !== undefined && !this.cursor.isBehind(stamp.ms, id);
-						if (!ahead) ready.push({ file, id });
+						if (stamp === undefined) ready.push({ file, id, unplaced: true });
+						else if (!ahead) ready.push({ file, id });
 						else if (earlyRoom-- > 0) ready.push({ file, id, early: stamp });
 					}
 				} else if (hasFailed(file) || this.isAbandoned(file, newestMs)) {
@@ -279,10 +280,11 @@ export class PollRun {
 				}
 			}
 			const { values, error } = await valuesOf(this.context, this.policy, this.settings.includeValues, this.budget, ready.map((entry) => entry.file));
-			for (const { file, id, early } of ready) {
+			for (const { file, id, early, unplaced } of ready) {
 				if (!this.emit(file, id, undefined, values)) continue;
 				this.pending.delete(id);
 				if (early !== undefined) this.early.add(id, early);
+				if (unplaced) this.unplaced.add(id);
 			}
 			if (this.pending.size < before) this.budget.progressed = true;
 			if (error !== undefined) throw error;

@@ -74,6 +74,18 @@ const COUNTEREXAMPLES: Array<[name: string, scenario: Scenario]> = [
 			add(1, 'now'),
 		]),
 	],
+	[
+		'File Processed: a file remembered in flight whose timestamp becomes unreadable is emitted once by the recheck, not again by the walk (FUZZ_SEED=20261126)',
+		history('fileProcessed', 'date', [
+			add(1, 'now', 'processing'),
+			poll,
+			{ kind: 'corrupt', pick: 0, how: 'badStamp' },
+			{ kind: 'finish', pick: 0 },
+			poll,
+			add(1, 'now'),
+			add(1, 'now'),
+		]),
+	],
 ];
 
 it.each(COUNTEREXAMPLES)('%s', async (_name, scenario) => {
