@@ -92,10 +92,12 @@ export async function initialState(
 	};
 	if (settings.event === 'fileUpdated') {
 		// The cursor starts at the newest change, holding the files changed at that very instant; when
-		// more of them may follow past the page, history holds that instant too.
+		// more of them may follow past the page, history holds that instant too. With no file of the
+		// page within the horizon, history holds the horizon's instant: a file changed at it may be
+		// past a page full of later ones.
 		const at = last ?? horizon;
 		const ids = [...new Set(within.filter(({ stamp }) => stamp.ms === at.ms).map(({ id }) => id))];
-		return { ...base, ...remembered, cursor: { at: at.text, ids }, ...(tieMayGoOn ? { historyUntil } : {}) };
+		return { ...base, ...remembered, cursor: { at: at.text, ids }, ...(tieMayGoOn || last === undefined ? { historyUntil } : {}) };
 	}
 	// File Processed walks back over the last day of uploads, emitting none of them, to note
 	// those still being processed at activation: they are emitted when they finish.
