@@ -205,10 +205,10 @@ export class PollRun {
 			const placed = stamp !== undefined && stamp.ms <= this.horizonMs;
 			if (action === 'emit') {
 				if (!this.emit(file, id, stamp, values)) return false;
+				this.pending.delete(id); // emitted: no longer in flight, also when dated past the horizon
 				if (stamp === undefined) this.unplaced.add(id);
 				else if (!placed) this.early.add(id, stamp);
 				else if (walk === 'ahead') this.ahead.add(id);
-				else this.pending.delete(id);
 			} else if (action === 'pend') {
 				this.pending.add(id);
 				if (stamp === undefined) this.unplaced.add(id);
