@@ -109,6 +109,13 @@ interface Tracked {
 	corruption?: Corruption;
 	everBadId: boolean;
 	everBadStamp: boolean;
+	/** Listed with a readable timestamp by a walk (a list in ascending order): the trigger could place it. */
+	walkedReadable?: boolean;
+	/**
+	 * History rerun, or its timestamp made unreadable, before any walk listed it readable (the walk of
+	 * the activation's poll failed): the trigger first meets it changed and cannot tell it from news.
+	 */
+	changedBeforeWalked?: boolean;
 	deleted: boolean;
 }
 
@@ -154,6 +161,8 @@ export class TriggerWorld {
 	private startMs = 0;
 	private readonly faultsForPoll: Array<{ what: AnswerFault; at: number }> = [];
 	private listRequestsThisPoll = 0;
+	/** The list request being answered walks the stream (ascending), not the activation's newest-first page or a recheck. */
+	private answeringWalk = false;
 	private sane = false;
 	private readonly stopHooks: Array<() => void> = [];
 	/**
@@ -205,7 +214,7 @@ export class TriggerWorld {
 		const push = log.push;
 		log.push = (...entries: RequestLogEntry[]): number => {
 			const length = push.apply(log, entries);
-			for (const entry of entries) if (entry.method === 'GET' && entry.path === '/prod/v1/files') this.onListRequest();
+			for (const entry of entries) if (entry.method === 'GET' && entry.path === '/prod/v1/files') this.onListRequest(entry);
 			return length;
 		};
 		this.stopHooks.push(() => {
@@ -214,8 +223,9 @@ export class TriggerWorld {
 	}
 
 	/** A list request arrived: the faults asked for this request of the poll are set before it is answered. */
-	private onListRequest(): void {
+	private onListRequest(entry: RequestLogEntry): void {
 		this.listRequestsThisPoll += 1;
+		this.answeringWalk = entry.query.sortOrder === 'ASC';
 		for (const fault of this.faultsForPoll) {
 			if (fault.at !== this.listRequestsThisPoll) continue;
 			const match = { method: 'GET', path: '/files' };
@@ -235,6 +245,12 @@ export class TriggerWorld {
 		if (faults.includes('shrink')) answer.files = answer.files.slice(0, Math.floor(answer.files.length / 2));
 		if (this.sane) return answer;
 		const raw = new Map<string, string>();
+		if (this.answeringWalk) {
+			for (const file of answer.files) {
+				const tracked = this.files.get(String(file.fileId));
+				if (tracked && tracked.corruption !== 'badStamp' && tracked.corruption !== 'commentStamp') tracked.walkedReadable = true;
+			}
+		}
 		answer.files = answer.files.map((file) => this.corrupted(file, raw));
 		if (raw.size === 0) return answer;
 		let text = JSON.stringify(answer);
@@ -323,6 +339,7 @@ export class TriggerWorld {
 				if (!file) return;
 				file.record.status = next.kind === 'fail' ? 'failed' : next.kind === 'reprocess' ? 'processing' : 'processed';
 				file.record.updatedAtMs = Math.max(now, file.record.updatedAtMs + 1);
+				if (next.kind === 'reprocess' && !file.walkedReadable) file.changedBeforeWalked = true;
 				this.emulator.state.touchData();
 				return;
 			}
@@ -338,6 +355,7 @@ export class TriggerWorld {
 				const file = this.tracked(next.pick, (candidate) => candidate.corruption === undefined);
 				if (!file) return;
 				file.corruption = next.how;
+				if ((next.how === 'badStamp' || next.how === 'commentStamp') && !file.walkedReadable) file.changedBeforeWalked = true;
 				if (next.how === 'longId' || next.how === 'badId') file.everBadId = true;
 				if (next.how === 'badStamp' || next.how === 'commentStamp') file.everBadStamp = true;
 				return;
@@ -502,7 +520,10 @@ export class TriggerWorld {
 				(this.scenario.event === 'fileUpdated' && file.activationVersion !== undefined && this.crowdedAtActivation.has(file.activationVersion));
 			const name = () => `file ${file.id} (${JSON.stringify({ ...file, record: undefined })}, status ${file.record.status})`;
 			if (this.scenario.event === 'fileProcessed') {
-				if (file.history && file.processedAtActivation && !lenient) check(items.length === 0, () => `${name()}: history emitted ${items.length} times`);
+				// History changed before any walk met it cannot be told from news: emitted once at most
+				// (docs/trigger.md, caveats).
+				const changedUnseen = file.history && file.changedBeforeWalked === true;
+				if (file.history && file.processedAtActivation && !lenient && !changedUnseen) check(items.length === 0, () => `${name()}: history emitted ${items.length} times`);
 				else if (lenient || file.history) check(items.length <= 1, () => `${name()}: emitted ${items.length} times`);
 				else check(items.length === 1, () => `${name()}: emitted ${items.length} times, expected once`);
 				continue;
