@@ -180,3 +180,34 @@ describe('links in the Markdown files', () => {
 		expect(broken).toEqual([]);
 	});
 });
+
+describe("the package's nodes as the user docs count and name them", () => {
+	const NUMBER_WORDS: Record<string, number> = { one: 1, both: 2, two: 2, three: 3, four: 4, five: 5, six: 6 };
+	const USER_DOCS = ['README.md', path.join('docs', 'install.md'), path.join('examples', 'README.md')];
+
+	/** Each node of package.json's n8n.nodes, by the display name the nodes panel shows. */
+	function nodeDisplayNames(): string[] {
+		return packageJson.n8n.nodes.map((built) => {
+			const name = path.basename(built, '.node.js');
+			const source = path.join(ROOT, path.dirname(built).replace(/^dist\//, ''), `${name}.node.ts`);
+			const NodeClass = (require(source) as Record<string, new () => { description: { displayName: string } }>)[name];
+			return new NodeClass().description.displayName;
+		});
+	}
+
+	it.each(USER_DOCS)("%s: every count of the nodes (\"three nodes\", \"loaded both nodes\") is package.json's n8n.nodes", (file) => {
+		const counts = [...prose(read(file)).matchAll(/\b(one|both|two|three|four|five|six|\d+)\s+(?:(?:of\s+)?(?:the|its|our|these)\s+)?(?:package's\s+)?nodes\b/gi)].map(
+			(match) => ({ said: match[0], count: NUMBER_WORDS[match[1].toLowerCase()] ?? Number(match[1]) }),
+		);
+
+		expect(counts.filter(({ count }) => count !== packageJson.n8n.nodes.length)).toEqual([]);
+	});
+
+	it('docs/install.md names every node the nodes panel then offers', () => {
+		const afterwards = prose(read(path.join('docs', 'install.md'))).replace(/\s+/g, ' ');
+		const names = nodeDisplayNames();
+
+		expect(names).toHaveLength(packageJson.n8n.nodes.length);
+		expect(names.filter((name) => !afterwards.includes(`**${name}**`))).toEqual([]);
+	});
+});
