@@ -77,6 +77,16 @@ describe('README.md, for the user', () => {
 		expect(packageJson.scripts.test).toBe('jest');
 	});
 
+	it('says, right after the two commands, why the first run takes minutes: it installs Node 24 and n8n', () => {
+		const afterBlock = readme.slice(readme.indexOf('```', readme.indexOf('```sh') + 5) + 3).trimStart();
+		const firstParagraph = afterBlock.slice(0, afterBlock.indexOf('\n\n')).replace(/\s+/g, ' ');
+
+		expect(firstParagraph).toMatch(/^The first run takes minutes/);
+		expect(firstParagraph).toContain('`npm install`');
+		expect(firstParagraph).toContain('installs Node 24 and n8n');
+		expect(firstParagraph).toContain('Later starts reuse');
+	});
+
 	it('says what npm test leaves out and sends contributors to CONTRIBUTING.md', () => {
 		const tryIt = readme.slice(readme.indexOf('## Try it on this machine'), readme.indexOf('## Install in n8n'));
 
