@@ -32,8 +32,10 @@ describe('the request policy is built where a run starts and handed down', () =>
 		expect(naming.sort()).toEqual(['nodes/shared/requestOptions.ts', 'nodes/shared/requestPolicy.ts']);
 	});
 
-	it('limits.ts is plain data: it imports nothing and exports only numbers and tables of numbers', () => {
-		expect([...(graph.get('nodes/shared/limits.ts') ?? [])]).toEqual([]);
+	it('limits/ is plain data: it imports nothing but itself and exports only numbers and tables of numbers', () => {
+		const files = [...graph.keys()].filter((file) => file.startsWith('nodes/shared/limits/'));
+		expect(files).toContain('nodes/shared/limits/index.ts');
+		expect(files.flatMap((file) => [...(graph.get(file) ?? [])]).filter((target) => !target.startsWith('nodes/shared/limits/'))).toEqual([]);
 		const values = Object.entries(limits as Record<string, unknown>).flatMap(([name, value]): Array<[string, unknown]> =>
 			value !== null && typeof value === 'object' ? Object.entries(value).map(([key, inner]): [string, unknown] => [`${name}.${key}`, inner]) : [[name, value]],
 		);

@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { ANSWER_LIMITS, SCHEMA_LIMITS } from '../limits';
-import { PagingGuard } from '../paging';
-import { pagingNodeError } from '../pagingLoop';
+import { PagingGuard, pagingNodeError } from '../paging';
 import type { ApiContext } from '../run';
 import { apiRequest, apiRequestAllItems, listAt } from '../transport';
 import { ENDPOINTS, sendWrite } from './endpoints';

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { ApiContext } from '../run';
 import { apiRequestAllItems } from '../transport';
 import { ENDPOINTS, pathTo, sendWrite } from './endpoints';
-import type { IdSource } from './ids';
+import type { IdSource } from '../ids';
 import type { ApiCall, SuccessAnswer, WriteCall } from './types';
 
 /** One extracted field of a form (docs/dev/api-contract.md#read-values). */

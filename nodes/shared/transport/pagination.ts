@@ -4,8 +4,7 @@ import type { ApiRequest } from './api';
 import { apiRequestWithResponse } from './api';
 import type { ApiContext } from '../run/context';
 import { ANSWER_LIMITS } from '../limits';
-import { PagingGuard } from '../paging';
-import { pagingNodeError, readPages } from '../pagingLoop';
+import { PagingGuard, pagingNodeError, readPages } from '../paging';
 
 interface PageOf {
 	items: IDataObject[];
@@ -42,7 +41,7 @@ function defaultIdOf(item: IDataObject): string | undefined {
 /**
  * Page/limit pagination for Return All and Limit: requests page 1, 2, … with `limit` = page size
  * until a page comes back short or empty, the total is reached, or `limit` items are collected.
- * The paging guard (nodes/shared/paging.ts) never trusts the service to end it: a page that brings
+ * The paging guard (nodes/shared/paging/) never trusts the service to end it: a page that brings
  * no item it has not seen (or the same content again) fails clearly; with a total, it never sends
  * more than total / page size + 1 requests; without one, at most ANSWER_LIMITS.maxPagesWithoutTotal.
  * Duplicates across pages are returned once. The answers of all its pages together read at most
