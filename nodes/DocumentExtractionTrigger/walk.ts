@@ -113,7 +113,7 @@ export class Walker {
 
 	private async list(anchor: string | null, page: number, limit: number): Promise<FilePage> {
 		this.guard.request();
-		return await listFiles.call(
+		return await listFiles(
 			this.context,
 			{
 				...(anchor === null ? {} : { [this.stream.afterParameter]: anchor }),

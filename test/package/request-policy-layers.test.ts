@@ -47,15 +47,15 @@ describe('the request policy is built where a run starts and handed down', () =>
 	it('a call of the API layer without a policy does not compile (tsc checks the expected errors)', () => {
 		const calls = async (context: IExecuteFunctions, poll: IPollFunctions) => {
 			// @ts-expect-error: a read names its policy
-			await getFile.call(context, 'file', {});
+			await getFile(context, 'file', {});
 			// @ts-expect-error: a call without its options
-			await getSubscription.call(context);
+			await getSubscription(context);
 			// @ts-expect-error: an item number is not a policy
-			await listFiles.call(poll, {}, { itemIndex: 0 });
+			await listFiles(poll, {}, { itemIndex: 0 });
 			// @ts-expect-error: a write needs an item's policy
-			await requestUpload.call(context, { fileName: 'a.pdf', fileType: 'application/pdf', isSplit: false, schemaLocking: false }, {});
+			await requestUpload(context, { fileName: 'a.pdf', fileType: 'application/pdf', isSplit: false, schemaLocking: false }, {});
 			// @ts-expect-error: a storage transfer too
-			await putUploadFile.call(context, { url: 'https://storage.example.com/a', validUntil: 0 }, async () => ({ body: Buffer.alloc(0), contentLength: 0 }), {
+			await putUploadFile(context, { url: 'https://storage.example.com/a', validUntil: 0 }, async () => ({ body: Buffer.alloc(0), contentLength: 0 }), {
 				contentType: 'application/pdf',
 				label: 'a',
 			});

@@ -92,7 +92,7 @@ export async function sendWrite(
 	policy: ItemPolicy,
 	path: string = endpoint.path,
 ): Promise<ApiResponse> {
-	return await apiRequestWithResponse.call(context, {
+	return await apiRequestWithResponse(context, {
 		method: endpoint.method,
 		path,
 		body,

@@ -49,7 +49,7 @@ function defaultIdOf(item: IDataObject): string | undefined {
  * was read.
  */
 export async function apiRequestAllItems(
-	this: ApiContext,
+	context: ApiContext,
 	request: ApiRequest,
 	options: PaginationOptions,
 ): Promise<IDataObject[]> {
@@ -66,10 +66,10 @@ export async function apiRequestAllItems(
 		idOf: options.idOf ?? defaultIdOf,
 		whatToDo: 'Try again later, or report it to the service.',
 		whatToDoAtCap: 'Turn off Return All and set a Limit, or narrow the list with its filters.',
-		fail: (problem) => pagingNodeError(this.getNode(), problem, request.policy.itemIndex),
+		fail: (problem) => pagingNodeError(context.getNode(), problem, request.policy.itemIndex),
 	});
 	return await readPages(guard, async (page, bytesLeft) => {
-		const response = await apiRequestWithResponse.call(this, {
+		const response = await apiRequestWithResponse(context, {
 			...request,
 			qs: { ...(request.qs ?? {}), page, limit: pageSize },
 			answerCap: { maxBytes: bytesLeft, tooLarge: () => guard.failure(guard.sizeProblem()) },

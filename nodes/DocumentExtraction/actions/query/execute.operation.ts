@@ -204,7 +204,7 @@ export async function execute(
 	const guard = rowsGuard.call(this, itemIndex, requested, policy);
 	for (;;) {
 		guard.request();
-		const answer = await executeQuery.call(
+		const answer = await executeQuery(
 			this,
 			{ queryConfig, options: { limit: requested, offset, ...(skipCache ? { skipCache: true } : {}) } },
 			{ policy, answerCap: { maxBytes: guard.bytesLeft, tooLarge: () => guard.failure(guard.sizeProblem()) } },
