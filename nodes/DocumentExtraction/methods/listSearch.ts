@@ -76,7 +76,7 @@ export async function searchFiles(
 	for (;;) {
 		if (!guard.mayRequest()) return { results };
 		guard.request();
-		const { files, count: total } = await listFiles.call(
+		const { files, count: total } = await listFiles(
 			this,
 			{ page, limit: FILE_PAGE_SIZE, sortBy: 'createdAt', sortOrder: 'DESC' },
 			{ policy },
@@ -100,7 +100,7 @@ export async function searchFileTypes(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const fileTypes = await listFileTypes.call(this, { sortBy: 'name', sortOrder: 'ASC' }, { policy: editorPolicy(this) });
+	const fileTypes = await listFileTypes(this, { sortBy: 'name', sortOrder: 'ASC' }, { policy: editorPolicy(this) });
 	return {
 		results: fileTypes
 			.filter((fileType) =>
