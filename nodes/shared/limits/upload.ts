@@ -18,10 +18,10 @@ export const UPLOAD_LIMITS = {
 	maxParts: 10_000,
 	/**
 	 * The parts of a multipart upload are filled from n8n's binary storage in reads of this size
-	 * (each a fresh buffer, copied into a part buffer and freed): a quarter of the reads of 1 MiB,
-	 * a sixteenth of 256 KiB, at the same copy (docs/large-files.md); below the smallest Part Size.
+	 * (each a fresh buffer, copied into a part buffer and freed): a quarter of the reads of 256 KiB
+	 * for the same copy, each copy short enough not to hold the event loop (docs/large-files.md).
 	 */
-	storageReadChunkBytes: 4 * 1024 * 1024,
+	storageReadChunkBytes: 1024 * 1024,
 	/** A folder name of a Destination Path: a directory name of the service. */
 	maxFolderNameLength: 255,
 } as const;
