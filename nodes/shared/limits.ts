@@ -30,8 +30,14 @@ export const WAIT_LIMITS = {
 	minRequestTimeoutSeconds: 1, // Lowest Request Timeout accepted, in seconds.
 	/** A retry is not started with less time than this left (it could not finish). */
 	minAttemptMs: 250,
-	/** The credential test waits this long for the API's answer (a person is waiting in the dialog). */
-	credentialTestTimeoutMs: 30_000,
+} as const;
+
+/** A person waits on these: the editor's lookups (list search, load options, the field mapper) and the credential test. */
+export const EDITOR_LIMITS = {
+	requestTimeoutMs: 10_000, // One API attempt of a lookup, connect to the last byte (a lookup reads no option: they belong to the operation edited).
+	maxRetryWaitMs: 5_000, // All the waits and repeated attempts of one lookup: a 429 asking longer fails it at once.
+	answerWithinMs: 20_000, // A whole lookup, every page and request of it: no attempt starts, no wait ends and no attempt runs past it.
+	credentialTestTimeoutMs: 15_000, // The credential test's one request (no retry).
 } as const;
 
 export const ANSWER_LIMITS = {
@@ -129,10 +135,7 @@ export const CALLBACK_WAIT_LIMITS = {
 	bodyFieldChars: 100, // Characters read of each field of a callback's body (status, step, uploadId).
 } as const;
 
-/**
- * Simplify's output (nodes/shared/output/simplify.ts). A value nested deeper than this is reported, not rendered
- * (n8n's JSON.stringify of run data overflows at a few thousand levels); at most this many notes, then a count.
- */
+/** Simplify's output (output/simplify.ts): deeper values are reported, not rendered (n8n's JSON.stringify of run data overflows at a few thousand levels); at most this many notes, then a count. */
 export const OUTPUT_LIMITS = {
 	maxSimplifiedDepth: 100,
 	maxSimplifyNotes: 20,
@@ -201,10 +204,7 @@ export const TEXT_LIMITS = {
 	causeDepth: 5,
 } as const;
 
-/**
- * A file type's fields (schema) as the editor's field mapper, Update Values' checks and typed
- * values read them (nodes/shared/schema/): what the service's schema can make them do.
- */
+/** A file type's fields as the field mapper, Update Values' checks and typed values read them (nodes/shared/schema/). */
 export const SCHEMA_LIMITS = {
 	/** Fields the field mapper lists at most; a file type with more asks for Using JSON or Map Automatically. */
 	maxMapperFields: 5000,
