@@ -6,7 +6,7 @@ import { forEachConcurrently } from '../../../../../shared/concurrency';
 import { CALLBACK_WAIT_LIMITS } from '../../../../../shared/limits';
 import { defaultRequestLimits, storedItemPolicy } from '../../../../../shared/requestPolicy';
 import { waitClock, withRunScope } from '../../../../../shared/run';
-import { readUploadStatus } from '../../../../helpers/uploadStatus';
+import { readUploadStatus } from '../../../../../shared/uploadStatus';
 import type { Verdict, WaitProgress } from './progress';
 import { forgetAfterResume, progressOf, resumedHere } from './progress';
 import { callbackResults } from './results';
@@ -132,7 +132,7 @@ async function askApi(context: IWebhookFunctions, progress: WaitProgress, index:
 				requestTimeoutMs: CALLBACK_WAIT_LIMITS.verifyRequestTimeoutMs,
 				maxWaitMs: CALLBACK_WAIT_LIMITS.verifyMaxRetryWaitMs,
 			});
-			const status = await getUploadStatus.call(context, item.uploadId ?? '', { policy });
+			const status = await getUploadStatus(context, item.uploadId ?? '', { policy });
 			const upload = readUploadStatus(status, item.expectZip === true);
 			if (upload.state === 'processing') return 'unfinished';
 			progress.finished.set(index, upload);
