@@ -32,11 +32,11 @@ async function failure(lookup: Promise<unknown>): Promise<Error> {
 
 describe("an editor lookup's policy", () => {
 	/** The built request path's retry loop, which every API call of the package goes through. */
-	const retry = () => require(path.join(REPO_ROOT, 'dist/nodes/shared/transport/retry.js')) as { withRetries: (options: { policy: RequestPolicy }) => unknown };
+	const retry = async () => (await import(path.join(REPO_ROOT, 'dist/nodes/shared/transport/retry.js'))) as { withRetries: (options: { policy: RequestPolicy }) => unknown };
 
 	it('has the bounds of EDITOR_LIMITS, within about 20 s, not the request defaults of a run', async () => {
 		await seedFile(emulator);
-		const spy = jest.spyOn(retry(), 'withRetries');
+		const spy = jest.spyOn(await retry(), 'withRetries');
 		const before = clock.now();
 		let policies: RequestPolicy[] = [];
 
