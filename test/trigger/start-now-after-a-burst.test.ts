@@ -21,6 +21,16 @@ function activationPages(): number {
 	return emulator.requests.filter((entry) => entry.host === 'api' && entry.method === 'GET' && entry.path.endsWith('/files') && entry.query.sortOrder === 'DESC').length;
 }
 
+/** 30 files created a second after activation, polled until their time has passed: they come out, each once, and nothing else. */
+async function expectOnlyNewFiles(trigger: ActiveTrigger): Promise<void> {
+	clock.advance(1_000);
+	const next = addFiles(emulator.state, 30, { createdAtMs: (i) => clock.now() + i });
+	await trigger.pollUntilIdle();
+	clock.advance(10 * MINUTE);
+	await trigger.pollUntilIdle();
+	trigger.ledger.expectEachOnce(next.map((file) => file.fileId));
+}
+
 describe.each(EVENTS_AND_HOSTS)('%s with the %s static data host', (event, host) => {
 	it('120 files processed in the 5 s before activation, then 30 new ones: only the 30 come out, each once', async () => {
 		const start = clock.now();
@@ -31,13 +41,7 @@ describe.each(EVENTS_AND_HOSTS)('%s with the %s static data host', (event, host)
 		// Two pages: the 120 files dated within the cursor's lag do not fit in one.
 		expect(activationPages()).toBe(2);
 
-		clock.advance(1_000);
-		const next = addFiles(emulator.state, 30, { createdAtMs: (i) => clock.now() + i });
-		await trigger.pollUntilIdle();
-		clock.advance(10 * MINUTE);
-		await trigger.pollUntilIdle();
-
-		trigger.ledger.expectEachOnce(next.map((file) => file.fileId));
+		await expectOnlyNewFiles(trigger);
 	});
 
 	it(`past the bound (more than ${TRIGGER_LIMITS.startPages} pages within the lag): ${TRIGGER_LIMITS.startPages} pages are read, and nothing from before comes out`, async () => {
@@ -49,12 +53,6 @@ describe.each(EVENTS_AND_HOSTS)('%s with the %s static data host', (event, host)
 		expect((await trigger.poll()).items).toEqual([]);
 		expect(activationPages()).toBe(TRIGGER_LIMITS.startPages);
 
-		clock.advance(1_000);
-		const next = addFiles(emulator.state, 30, { createdAtMs: (i) => clock.now() + i });
-		await trigger.pollUntilIdle();
-		clock.advance(10 * MINUTE);
-		await trigger.pollUntilIdle();
-
-		trigger.ledger.expectEachOnce(next.map((file) => file.fileId));
+		await expectOnlyNewFiles(trigger);
 	});
 });
