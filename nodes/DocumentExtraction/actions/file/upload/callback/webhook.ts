@@ -1,10 +1,10 @@
-import { timingSafeEqual } from 'crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { getUploadStatus } from '../../../../../shared/api';
 import { forEachConcurrently } from '../../../../../shared/concurrency';
 import { CALLBACK_WAIT_LIMITS } from '../../../../../shared/limits';
 import { defaultRequestLimits, storedItemPolicy } from '../../../../../shared/requestPolicy';
+import { sameSecret } from '../../../../../shared/sameSecret';
 import { waitClock, withRunScope } from '../../../../../shared/run';
 import { readUploadStatus } from '../../../../helpers/uploadStatus';
 import type { Verdict, WaitProgress } from './progress';
@@ -61,11 +61,6 @@ function readNotice(body: unknown): { status: string; step: string } | undefined
 }
 
 const FINAL_STEPS = new Set(['processing_finished', 'processing_failed']);
-
-function sameSecret(given: unknown, secret: string): boolean {
-	if (typeof given !== 'string' || given.length !== secret.length) return false;
-	return timingSafeEqual(Buffer.from(given), Buffer.from(secret));
-}
 
 /** The item number of the callback URL: a whole number below `count`. */
 function itemIndexOf(value: unknown, count: number): number | undefined {
