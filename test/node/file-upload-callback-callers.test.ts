@@ -81,3 +81,40 @@ describe('the node\'s own name', () => {
 		expect(waiting.calls.filter((call) => call.status === 404)).toEqual([]);
 	});
 });
+
+describe('what a final callback costs while its upload is still processing', () => {
+	async function parked(count: number) {
+		emulator.callbackFaults.add({ kind: 'drop', count: 'all' });
+		emulator.setProcessingDelay(60_000);
+		const { parked: run, executionId } = await startCallbackRun(emulator, waiting, await documents(count));
+		expect(run.result.status).toBe('waiting');
+		emulator.requests.length = 0;
+		return { executionId, uploadIds: run.items.map((item) => String(item.json.uploadId)) };
+	}
+	const statusRequestsFor = (uploadId: string) => requestsTo(emulator, 'api', 'GET', /\/uploads\//).filter((entry) => entry.path.endsWith(uploadId));
+
+	it("the first one asks once per upload (the first look's answer is its own: 409); its repeats within verifySpacingMs ask nothing (429)", async () => {
+		const { uploadIds, executionId } = await parked(2);
+		const url = callbackUrlOf(uploadIds[0]);
+
+		expect(await post(url, { status: 'completed', step: 'processing_finished' })).toMatchObject({ status: 409 });
+		expect(statusRequestsFor(uploadIds[0])).toHaveLength(1);
+		expect(statusRequestsFor(uploadIds[1])).toHaveLength(1);
+
+		for (let index = 0; index < 5; index++) expect((await post(url, { status: 'completed', step: 'processing_finished' })).status).toBe(429);
+		expect(requestsTo(emulator, 'api')).toHaveLength(2);
+		expect(waiting.statusOf(executionId)).toBe('waiting');
+	});
+
+	it('while the API cannot be reached: the first look asks once (429), and repeats within verifySpacingMs ask nothing', async () => {
+		const { uploadIds } = await parked(1);
+		emulator.faults.failNext({ method: 'GET', path: /\/uploads\//, status: 503, count: 1000 });
+		const url = callbackUrlOf(uploadIds[0]);
+
+		expect((await post(url, { status: 'completed', step: 'processing_finished' })).status).toBe(429);
+		const asked = statusRequestsFor(uploadIds[0]).length;
+		for (let index = 0; index < 5; index++) expect((await post(url, { status: 'completed', step: 'processing_finished' })).status).toBe(429);
+
+		expect(statusRequestsFor(uploadIds[0])).toHaveLength(asked);
+	});
+});
