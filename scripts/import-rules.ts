@@ -26,6 +26,18 @@ export interface ImportRule {
 	readonly offending: readonly string[];
 }
 
+/** The ground floor of nodes/shared/: plain data and helpers that import nothing of ours but credentials/ and each other. */
+const GROUND_FLOOR = [
+	'nodes/shared/limits/**',
+	'nodes/shared/run/**',
+	'nodes/shared/ids.ts',
+	'nodes/shared/uniqueNames.ts',
+	'nodes/shared/text.ts',
+	'nodes/shared/versions.ts',
+	'nodes/shared/concurrency.ts',
+	'nodes/shared/uploadStatus.ts',
+];
+
 export const IMPORT_RULES: readonly ImportRule[] = [
 	{ name: 'no import circles', from: ['**'], forbidden: CIRCLE, why: 'a circle has no bottom: no file of it can be read, loaded or tested before the others', offending: ['nodes/shared/a.ts', 'nodes/shared/b.ts', 'nodes/shared/a.ts'] },
 	{ name: 'credentials/ imports nothing from nodes/', from: ['credentials/**'], forbidden: ['nodes/**'], why: 'the credential is the floor both nodes stand on (hosts, URL policy, the key)', offending: ['credentials/hosts.ts', 'nodes/shared/lists.ts'] },
@@ -38,9 +50,11 @@ export const IMPORT_RULES: readonly ImportRule[] = [
 	{ name: 'nodes/shared imports nothing from any node', from: ['nodes/shared/**'], forbidden: ['nodes/DocumentExtraction/**', 'nodes/DocumentExtractionTrigger/**', 'nodes/DocumentExtractionCallbackTrigger/**'], why: 'what the nodes share sits below them all', offending: ['nodes/shared/lists.ts', 'nodes/DocumentExtraction/actions/router.ts'] },
 	{ name: 'only the API layer calls the request path', from: ['nodes/**', '!nodes/shared/api/**', '!nodes/shared/transport/**', '!nodes/shared/nodeError.ts'], forbidden: ['nodes/shared/transport/**'], why: 'an operation, the trigger or an editor method talks to one layer, which hands every call its request policy (nodeError.ts only borrows the redaction of a failure)', offending: ['nodes/DocumentExtraction/actions/file/getValues.operation.ts', 'nodes/shared/transport/index.ts'] },
 	{ name: 'the request path reads no parameter', from: ['nodes/shared/transport/**', 'nodes/shared/api/**'], forbidden: ['nodes/shared/parameters/**', 'nodes/shared/requestPolicy.ts', 'nodes/shared/requestOptions.ts'], why: 'options are read once where a run starts (requestPolicy.ts) and handed down as a policy', offending: ['nodes/shared/transport/api.ts', 'nodes/shared/requestPolicy.ts'] },
-	{ name: 'the run scope stands on nothing of ours', from: ['nodes/shared/run/**'], forbidden: ['nodes/**', 'credentials/**', '!nodes/shared/run/**'], why: 'the run scope, budgets, stopping and the wait clock sit below the request path and everything else', offending: ['nodes/shared/run/scope.ts', 'nodes/shared/limits.ts'] },
-	{ name: 'limits.ts is plain data', from: ['nodes/shared/limits.ts'], forbidden: ['**'], why: 'the one table of bounds and defaults reads nothing and decides nothing', offending: ['nodes/shared/limits.ts', 'nodes/shared/run/context.ts'] },
-	{ name: 'the paging guard is pure', from: ['nodes/shared/paging.ts', 'nodes/shared/pageDigest.ts', 'nodes/shared/pagingLoop.ts'], forbidden: ['nodes/shared/api/**', 'nodes/shared/transport/**', 'nodes/shared/run/**', 'nodes/shared/parameters/**'], why: 'it decides from the pages it is shown alone, so property tests drive it without n8n or HTTP', offending: ['nodes/shared/paging.ts', 'nodes/shared/transport/api.ts'] },
-	{ name: 'parameters stand low', from: ['nodes/shared/parameters/**'], forbidden: ['nodes/**', '!nodes/shared/parameters/**', '!nodes/shared/run/context.ts', '!nodes/shared/api/ids.ts', '!nodes/shared/limits.ts'], why: 'every layer may check a parameter through it without an import circle', offending: ['nodes/shared/parameters/numbers.ts', 'nodes/shared/transport/index.ts'] },
+	{ name: 'the run scope stands on nothing of ours', from: ['nodes/shared/run/**'], forbidden: ['nodes/**', 'credentials/**', '!nodes/shared/run/**'], why: 'the run scope, budgets, stopping and the wait clock sit below the request path and everything else', offending: ['nodes/shared/run/scope.ts', 'nodes/shared/limits/index.ts'] },
+	{ name: 'limits/ is plain data', from: ['nodes/shared/limits/**'], forbidden: ['**', '!nodes/shared/limits/**'], why: 'the one table of bounds and defaults reads nothing and decides nothing', offending: ['nodes/shared/limits/triggers.ts', 'nodes/shared/run/context.ts'] },
+	{ name: 'the paging guard is pure', from: ['nodes/shared/paging/**'], forbidden: ['nodes/shared/api/**', 'nodes/shared/transport/**', 'nodes/shared/run/**', 'nodes/shared/parameters/**'], why: 'it decides from the pages it is shown alone, so property tests drive it without n8n or HTTP', offending: ['nodes/shared/paging/guard.ts', 'nodes/shared/transport/api.ts'] },
+	{ name: 'parameters stand low', from: ['nodes/shared/parameters/**'], forbidden: ['nodes/**', '!nodes/shared/parameters/**', '!nodes/shared/run/context.ts', '!nodes/shared/ids.ts', '!nodes/shared/limits/**'], why: 'every layer may check a parameter through it without an import circle', offending: ['nodes/shared/parameters/numbers.ts', 'nodes/shared/transport/index.ts'] },
+	{ name: 'the ground floor of nodes/shared/ stands on credentials/ alone', from: GROUND_FLOOR, forbidden: ['nodes/**', ...GROUND_FLOOR.map((glob) => `!${glob}`)], why: 'the bounds, the run scope, ID forms, names and plain text helpers are what every floor above may use without a circle', offending: ['nodes/shared/ids.ts', 'nodes/shared/api/index.ts'] },
+	{ name: 'schema/ stands below output/', from: ['nodes/shared/schema/**'], forbidden: ['nodes/shared/output/**'], why: 'an item is shaped (output/) from fields typed by their schema, never the other way round', offending: ['nodes/shared/schema/fields.ts', 'nodes/shared/output/simplify.ts'] },
 	{ name: 'dev/ imports only dev/', from: ['dev/**'], forbidden: ['**', '!dev/**'], why: 'npm start, the emulator and the harness run without the tests, benchmarks, tools or package sources', offending: ['dev/start.ts', 'scripts/pack.ts'] },
 ];

@@ -59,7 +59,7 @@ export async function checkCallback(
 ): Promise<CheckedVerdict> {
 	let status: UploadStatus;
 	try {
-		status = await getUploadStatus.call(context, hint.uploadId, {
+		status = await getUploadStatus(context, hint.uploadId, {
 			policy: policies.check,
 			deadline,
 			idSource: { what: 'upload ID', source: 'The callback' },
@@ -135,7 +135,7 @@ async function listRecords(
 	for (let start = 0; start < ids.length; start += FILE_PAGE_SIZE) {
 		const fileIds = ids.slice(start, start + FILE_PAGE_SIZE);
 		const asked = new Set(fileIds);
-		const page = await listFiles.call(context, { fileIds, page: 1, limit: FILE_PAGE_SIZE }, { policy, deadline });
+		const page = await listFiles(context, { fileIds, page: 1, limit: FILE_PAGE_SIZE }, { policy, deadline });
 		for (const file of page.files) if (asked.has(file.fileId)) listed.set(file.fileId, file);
 	}
 	const seen = new Set<unknown>();

@@ -197,7 +197,7 @@ async function valuesOf(
 	if (!includeValues) return extras;
 	await forEachConcurrently(files.length, CALLBACK_LIMITS.valuesConcurrency, async (index) => {
 		try {
-			extras[index] = await valuesField.call(context, files[index].fileId, policy, true, undefined, deadline);
+			extras[index] = await valuesField(context, files[index].fileId, policy, true, undefined, deadline);
 		} catch (error) {
 			const message = asNodeError(context, error).message;
 			extras[index] = { valuesError: message };

@@ -45,7 +45,7 @@ export async function initialState(
 		return { ...base, cursor: { at: settings.startDate, ids: [] } };
 	}
 	const stream = STREAMS[settings.event];
-	const { files, count } = await listFiles.call(this, { sortBy: stream.sortBy, sortOrder: 'DESC', page: 1, limit: FILE_PAGE_SIZE }, { policy });
+	const { files, count } = await listFiles(this, { sortBy: stream.sortBy, sortOrder: 'DESC', page: 1, limit: FILE_PAGE_SIZE }, { policy });
 	onRequest();
 	if (count !== undefined && files.length < Math.min(count, FILE_PAGE_SIZE)) {
 		// Files the start did not see would later be taken for news: no start from such a page.
@@ -132,10 +132,10 @@ export async function fetchTestEvent(
 	});
 	for (let page = 1; guard.mayRequest(); page++) {
 		guard.request();
-		const { files } = await listFiles.call(this, { sortBy: stream.sortBy, sortOrder: 'DESC', page, limit: FILE_PAGE_SIZE }, { policy });
+		const { files } = await listFiles(this, { sortBy: stream.sortBy, sortOrder: 'DESC', page, limit: FILE_PAGE_SIZE }, { policy });
 		const match = files.find((file) => isProcessed(file) && passes(file));
 		if (match) {
-			const extra = settings.includeValues ? await valuesField.call(this, String(match.fileId), policy, true) : undefined;
+			const extra = settings.includeValues ? await valuesField(this, String(match.fileId), policy, true) : undefined;
 			return [[triggerItem(match, extra, stream, apiKeysOf(this)).item]];
 		}
 		const verdict = guard.page(files);

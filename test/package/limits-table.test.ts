@@ -1,6 +1,6 @@
 /**
  * docs/reliability.md's "Every bound, in one table" names every bound and default of
- * nodes/shared/limits.ts, and names nothing that is not there: a bound added to limits.ts without
+ * nodes/shared/limits/ (its index.ts and the tables it re-exports), and names nothing that is not there: a bound added to limits/ without
  * a row (or a renamed one) fails here.
  */
 import { readFileSync } from 'node:fs';

@@ -11,8 +11,7 @@
  */
 import fc from 'fast-check';
 
-import { PagingError, PagingGuard } from '../../nodes/shared/paging';
-import { readPages } from '../../nodes/shared/pagingLoop';
+import { PagingError, PagingGuard, readPages } from '../../nodes/shared/paging';
 import type { ListItem } from './hostile-pages';
 import { FakeList, hostileList } from './hostile-pages';
 

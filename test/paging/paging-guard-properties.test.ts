@@ -10,8 +10,7 @@
  */
 import fc from 'fast-check';
 
-import { PagingError, PagingGuard, pageDigest } from '../../nodes/shared/paging';
-import { readPages } from '../../nodes/shared/pagingLoop';
+import { pageDigest, PagingError, PagingGuard, readPages } from '../../nodes/shared/paging';
 import type { ListItem } from './hostile-pages';
 import { FakeList, hostileList, oracle } from './hostile-pages';
 

@@ -55,7 +55,7 @@ export async function searchFiles(
 	for (;;) {
 		if (!guard.mayRequest()) return { results };
 		guard.request();
-		const { files, count: total } = await listFiles.call(
+		const { files, count: total } = await listFiles(
 			this,
 			{ page, limit: FILE_PAGE_SIZE, sortBy: 'createdAt', sortOrder: 'DESC' },
 			{ policy },
@@ -82,7 +82,7 @@ export async function searchFileTypes(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const fileTypes = await listFileTypes.call(this, { sortBy: 'name', sortOrder: 'ASC' }, { policy: editorPolicy(this) });
+	const fileTypes = await listFileTypes(this, { sortBy: 'name', sortOrder: 'ASC' }, { policy: editorPolicy(this) });
 	return {
 		results: fileTypes
 			.filter((fileType) =>

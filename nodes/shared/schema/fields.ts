@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { uniqueNames } from '../output/simplify';
+import { uniqueNames } from '../uniqueNames';
 
 /**
  * A file's fields as the node reads them, from a file type's schema field definitions

@@ -9,8 +9,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { Violation } from '../../../shared/api';
 import { describeViolation, executeQuery } from '../../../shared/api';
 import { PAGING_LIMITS } from '../../../shared/limits';
-import { PagingGuard } from '../../../shared/paging';
-import { pagingNodeError } from '../../../shared/pagingLoop';
+import { PagingGuard, pagingNodeError } from '../../../shared/paging';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { DOCUMENTATION_URL, resultLimit, returnAllParameters } from '../../descriptions/common';
 import type { ItemPolicy } from '../../../shared/run';
@@ -205,7 +204,7 @@ export async function execute(
 	const guard = rowsGuard.call(this, itemIndex, requested, policy);
 	for (;;) {
 		guard.request();
-		const answer = await executeQuery.call(
+		const answer = await executeQuery(
 			this,
 			{ queryConfig, options: { limit: requested, offset, ...(skipCache ? { skipCache: true } : {}) } },
 			{ policy, answerCap: { maxBytes: guard.bytesLeft, tooLarge: () => guard.failure(guard.sizeProblem()) } },

@@ -146,8 +146,8 @@ export async function executeV2(this: IExecuteFunctions, itemIndex: number, poli
 	if (plan.fields.length === 0) {
 		throw invalidParameter(this, itemIndex, request.parameter, Object.fromEntries(request.given), 'at least one field with a value (an empty value leaves a field as it is)');
 	}
-	await updateFormValues.call(this, fileId, plan.fields, { policy });
-	const values = await valuesField.call(this, fileId, policy, simplify);
+	await updateFormValues(this, fileId, plan.fields, { policy });
+	const values = await valuesField(this, fileId, policy, simplify);
 	return [
 		{
 			json: {

@@ -1,4 +1,4 @@
-import type { UploadProgress } from '../../../../helpers/uploadStatus';
+import type { UploadProgress } from '../../../../../shared/uploadStatus';
 import { CALLBACK_WAIT_LIMITS } from '../../../../../shared/limits';
 import type { WaitItem } from './state';
 

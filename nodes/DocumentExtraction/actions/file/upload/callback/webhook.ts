@@ -6,7 +6,7 @@ import { CALLBACK_WAIT_LIMITS } from '../../../../../shared/limits';
 import { defaultRequestLimits, storedItemPolicy } from '../../../../../shared/requestPolicy';
 import { sameSecret } from '../../../../../shared/sameSecret';
 import { waitClock, withRunScope } from '../../../../../shared/run';
-import { readUploadStatus } from '../../../../helpers/uploadStatus';
+import { readUploadStatus } from '../../../../../shared/uploadStatus';
 import type { Verdict, WaitProgress } from './progress';
 import { forgetAfterResume, progressOf, resumedHere } from './progress';
 import { callbackResults } from './results';
@@ -130,7 +130,7 @@ async function askApi(context: IWebhookFunctions, progress: WaitProgress, index:
 				requestTimeoutMs: CALLBACK_WAIT_LIMITS.verifyRequestTimeoutMs,
 				maxWaitMs: CALLBACK_WAIT_LIMITS.verifyMaxRetryWaitMs,
 			});
-			const status = await getUploadStatus.call(context, item.uploadId ?? '', { policy });
+			const status = await getUploadStatus(context, item.uploadId ?? '', { policy });
 			const upload = readUploadStatus(status, item.expectZip === true);
 			if (upload.state === 'processing') {
 				progress.unfinishedAt.set(index, waitClock.now());

@@ -1,10 +1,10 @@
 import type { INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { PagingGuard, PagingProblem } from './paging';
+import type { PagingGuard, PagingProblem } from './guard';
 
 /**
- * What a loop does with the paging guard (paging.ts): the plain loop over pages, and a problem as
+ * What a loop does with the paging guard (guard.ts): the plain loop over pages, and a problem as
  * the error an n8n node throws.
  */
 

@@ -1,6 +1,4 @@
-import { pageDigest } from './pageDigest';
-
-export { pageDigest };
+import { pageDigest } from './digest';
 
 /**
  * The one paging guard. Every loop that reads a list page by page (the API layer's Return All,
