@@ -9,10 +9,14 @@ import { randomUUID } from 'node:crypto';
 import { INVOICE_FILE_NAME } from '../../dev/documents';
 import { CALLBACK_LIMITS } from '../../nodes/shared/limits';
 import { call } from '../emulator/test-helpers';
-import { useEmulator, useFakeWaitClock } from '../node/support';
+import { loadBuiltPackage, useEmulator, useFakeWaitClock } from '../node/support';
 import { EMULATOR_OPTIONS, activateCallbackTrigger, completedBody, statusRequests } from './support';
 
 const emulator = useEmulator(EMULATOR_OPTIONS);
+// The package and n8n-core loaded before the first test (slow on a busy machine), not within its time.
+beforeAll(async () => {
+	await loadBuiltPackage();
+}, 300_000);
 const clock = useFakeWaitClock();
 
 beforeEach(() => {

@@ -6,10 +6,14 @@
  */
 import { INVOICE_FILE_NAME, RECEIPT_FILE_NAME, invoiceText, receiptText } from '../../dev/documents';
 import { uploadFile } from '../emulator/test-helpers';
-import { useEmulator } from '../node/support';
+import { loadBuiltPackage, useEmulator } from '../node/support';
 import { EMULATOR_OPTIONS, SEEDED_KEYS, activateCallbackTrigger, callBackTo, callbacksSettled, completedBody, emittedFileIds, statusRequests } from './support';
 
 const emulator = useEmulator(EMULATOR_OPTIONS);
+// The package and n8n-core loaded before the first test (slow on a busy machine), not within its time.
+beforeAll(async () => {
+	await loadBuiltPackage();
+}, 300_000);
 
 describe("the Callback Trigger's test URL", () => {
 	it('fires for the upload production has just handled, and leaves production\'s history as it was', async () => {

@@ -27,7 +27,7 @@ import { activateCallbackTrigger, EMULATOR_OPTIONS, SEEDED_KEYS, statusRequests 
 import { useEmulator, useFakeWaitClock } from '../node/support';
 import { fuzzParameters, fuzzTimeout } from './runs';
 
-const RUNS = 12;
+const RUNS = 30;
 const STEPS = ['file_uploaded', 'processing_started', 'fraud_detection'] as const;
 const emulator = useEmulator(EMULATOR_OPTIONS);
 // The wait clock stands still: what the trigger remembers for a short while holds for the whole case.
@@ -151,7 +151,7 @@ describe('the Callback Trigger over generated deliveries (property)', () => {
 								const wanted =
 									item.target.kind !== 'malformed' &&
 									(isStep ? asked.has('processingStep') && item.step !== undefined && /^[a-z_]+$/.test(item.step) : asked.has('fileProcessed') || asked.has('processingFailed'));
-								const uploadId = String((body as IDataObject).uploadId);
+								const uploadId = body !== null && typeof body === 'object' ? String((body as IDataObject).uploadId) : '';
 								const upload = item.target.kind === 'upload' ? uploads[item.target.index] : undefined;
 								const confirmable = upload?.ours === true && (isStep ? upload.steps.includes(item.step as string) : upload.finished);
 								const key = isStep ? `s:${uploadId}:${String(item.step)}` : `u:${uploadId}`;

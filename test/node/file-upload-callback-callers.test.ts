@@ -7,9 +7,13 @@
 import fc from 'fast-check';
 
 import { documents, outputAfterWait, startCallbackRun, useWaitingWebhooks } from './callback-wait-support';
-import { requestsTo, useEmulator } from './support';
+import { loadBuiltPackage, requestsTo, useEmulator } from './support';
 
 const emulator = useEmulator({ processingDelayMs: 300, callbackRetryBaseMs: 100 }, 'test');
+// The package and n8n-core loaded before the first test (slow on a busy machine), not within its time.
+beforeAll(async () => {
+	await loadBuiltPackage();
+}, 300_000);
 const waiting = useWaitingWebhooks();
 
 /** The callback URL the node gave an upload (read from the emulator's record of it). */
