@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
 import type { FileRecord } from '../../shared/api';
@@ -25,6 +26,25 @@ export async function searchOcrModels(
 	};
 }
 
+/** Characters of a file's ID its list entry shows: enough to tell two uploads apart, as git shows a commit. */
+const ID_SHOWN = 8;
+
+/**
+ * A file as the list shows it (n8n shows only an entry's name): its name, then when it was
+ * uploaded, to the minute, in the workflow's time zone, its status and the start of its ID, so
+ * that two uploads of one document on one day read apart: "receipt-R-7781.txt (2026-11-28 14:03,
+ * processed, ID 3f9a1c2e…)".
+ */
+function fileLabel(file: FileRecord, zone: string): string {
+	const uploaded = typeof file.createdAt === 'string' ? DateTime.fromISO(file.createdAt, { zone: 'utc' }).setZone(zone) : undefined;
+	const details = [
+		uploaded?.isValid ? uploaded.toFormat('yyyy-MM-dd HH:mm') : undefined,
+		typeof file.status === 'string' && file.status !== '' ? file.status : undefined,
+		`ID ${file.fileId.slice(0, ID_SHOWN)}${file.fileId.length > ID_SHOWN ? '…' : ''}`,
+	].filter((part): part is string => part !== undefined);
+	return `${String(file.fileName ?? file.fileId)} (${details.join(', ')})`;
+}
+
 const { fileSearchPagesPerCall: FILE_SEARCH_PAGES_PER_CALL, fileSearchEnoughMatches: FILE_SEARCH_ENOUGH_MATCHES } = PAGING_LIMITS;
 
 /**
@@ -44,6 +64,7 @@ export async function searchFiles(
 	const lastPage = filter ? page + FILE_SEARCH_PAGES_PER_CALL - 1 : page;
 	const results: INodeListSearchItems[] = [];
 	const policy = editorPolicy(this);
+	const zone = this.getTimezone();
 	const guard = new PagingGuard<FileRecord>({
 		list: '/files (newest first)',
 		pageSize: FILE_PAGE_SIZE,
@@ -63,10 +84,7 @@ export async function searchFiles(
 		const verdict = guard.page(files, { total, at: `page ${page}` });
 		for (const file of verdict.fresh) {
 			if (!matches(filter, String(file.fileName ?? ''), file.fileId)) continue;
-			results.push({
-				name: `${String(file.fileName ?? file.fileId)} (${String(file.createdAt ?? '').slice(0, 10)})`,
-				value: file.fileId,
-			});
+			results.push({ name: fileLabel(file, zone), value: file.fileId });
 		}
 		if (verdict.problem) this.logger.warn(verdict.problem.message, { node: this.getNode().name });
 		if (verdict.last || verdict.problem) return { results };

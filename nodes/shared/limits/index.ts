@@ -184,6 +184,8 @@ export const SCHEMA_LIMITS = {
 	runCacheEntries: 1000,
 	/** Text longer than this is left as text by typed values (a number, true/false, a date is never longer). */
 	maxTypedTextChars: 64,
+	/** A file's text value longer than this is not offered as the start value of a field added to the mapper (it starts empty). */
+	maxMapperStartValueChars: 1000,
 } as const;
 
 // ---- Paging: how many requests a list may take. The paging guard (nodes/shared/paging/) applies the request caps;
