@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import { ANSWER_LIMITS, SPEED_LIMITS, WAIT_LIMITS } from './limits';
+import { ANSWER_LIMITS, EDITOR_LIMITS, SPEED_LIMITS, WAIT_LIMITS } from './limits';
 import type { NumberRange } from './parameters';
 import { numberExpected, readParameter, requireNumber } from './parameters';
 import {
@@ -12,7 +12,7 @@ import {
 	REQUEST_TIMEOUT_PARAMETER,
 } from './requestOptions';
 import type { ApiContext, ItemPolicy, RequestLimits, RequestPolicy } from './run';
-import { cancelSignalOf, requestPolicy } from './run';
+import { cancelSignalOf, requestPolicy, waitClock } from './run';
 
 /**
  * Where a run starts, its request policy is built: the router for each item of the action node
@@ -158,18 +158,43 @@ export function defaultRequestLimits(): RequestLimits {
 }
 
 /**
- * The policy of one call of the Callback Trigger, from its options. The check that must end before
- * the call is answered passes its own deadline with each request (the API layer's `deadline`);
- * what comes after the answer (values) has the options' bounds.
+ * The policies of one call of the Callback Trigger, from its options. `check`: the first request a
+ * call causes (the status of the upload it names), made for a caller nobody has authenticated:
+ * one attempt, never repeated (Max Retry Wait 0: a failure is answered 503 and the service calls
+ * again), so that no caller makes the node send more than one request. `confirmed`: the requests
+ * made once the API has confirmed the upload (its files' records, values), with the options'
+ * retries. The check that must end before the call is answered passes its own deadline with each
+ * request (the API layer's `deadline`).
  */
-export function callbackPolicy(context: IWebhookFunctions): RequestPolicy {
-	return requestPolicy(readRequestLimits(context, undefined), { itemIndex: undefined, waitDeadline: undefined, cancelSignal: undefined });
+export function callbackPolicy(context: IWebhookFunctions): { check: RequestPolicy; confirmed: RequestPolicy } {
+	const limits = readRequestLimits(context, undefined);
+	const scope = { itemIndex: undefined, waitDeadline: undefined, cancelSignal: undefined };
+	return { check: requestPolicy({ ...limits, maxWaitMs: 0 }, scope), confirmed: requestPolicy(limits, scope) };
 }
 
 /**
- * The policy of one editor lookup (list search, load options): the defaults, read from no
- * parameter (the options shown belong to the operation being edited, not to the lookup).
+ * The policy of one editor lookup (list search, load options, the field mapper): its own short
+ * bounds (EDITOR_LIMITS), read from no parameter (the options shown belong to the operation being
+ * edited, not to the lookup), because a person waits for the answer: one answer within
+ * requestTimeoutMs, the lookup's waits and repeated attempts within maxRetryWaitMs, and the whole
+ * lookup, every page and request of it, within answerWithinMs, whatever the service does.
  */
 export function editorPolicy(context: ILoadOptionsFunctions): RequestPolicy {
-	return requestPolicy(defaultRequestLimits(), { itemIndex: undefined, waitDeadline: undefined, cancelSignal: cancelSignalOf(context) });
+	const { requestTimeoutMs, maxRetryWaitMs, answerWithinMs } = EDITOR_LIMITS;
+	const limits: RequestLimits = { ...defaultRequestLimits(), requestTimeoutMs, maxWaitMs: maxRetryWaitMs };
+	const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+	return requestPolicy(limits, {
+		itemIndex: undefined,
+		waitDeadline: undefined,
+		cancelSignal: cancelSignalOf(context),
+		lookup: {
+			deadline: {
+				at: waitClock.now() + answerWithinMs,
+				note: `An editor lookup ends within ${seconds(answerWithinMs)}, and this one's time is up; try again, or type the value (an ID) instead`,
+			},
+			names: { requestTimeout: 'the time an editor lookup gives one answer' },
+			budgetName: "An editor lookup's retry wait",
+			holder: 'this lookup',
+		},
+	});
 }

@@ -4,7 +4,7 @@ import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult
 import type { FileRecord } from '../../shared/api';
 import { FILE_PAGE_SIZE, listFileTypes, listFiles } from '../../shared/api';
 import { ANSWER_LIMITS, PAGING_LIMITS } from '../../shared/limits';
-import { PagingGuard } from '../../shared/paging';
+import { PagingGuard, walkPages } from '../../shared/paging';
 import { editorPolicy } from '../../shared/requestPolicy';
 import { OCR_MODELS, ocrModelLabel } from '../descriptions/ocrModels';
 import { fileTypeLabel } from '../helpers/fileTypes';
@@ -60,7 +60,7 @@ export async function searchFiles(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	let page = Number(paginationToken) || 1;
+	const page = Number(paginationToken) || 1;
 	const lastPage = filter ? page + FILE_SEARCH_PAGES_PER_CALL - 1 : page;
 	const results: INodeListSearchItems[] = [];
 	const policy = editorPolicy(this);
@@ -73,26 +73,27 @@ export async function searchFiles(
 		pagesBefore: page - 1,
 		whatToDo: 'The list ends there; search by name or ID, or type the file ID.',
 	});
-	for (;;) {
-		if (!guard.mayRequest()) return { results };
-		guard.request();
-		const { files, count: total } = await listFiles(
-			this,
-			{ page, limit: FILE_PAGE_SIZE, sortBy: 'createdAt', sortOrder: 'DESC' },
-			{ policy },
-		);
-		const verdict = guard.page(files, { total, at: `page ${page}` });
-		for (const file of verdict.fresh) {
-			if (!matches(filter, String(file.fileName ?? ''), file.fileId)) continue;
-			results.push({ name: fileLabel(file, zone), value: file.fileId });
-		}
-		if (verdict.problem) this.logger.warn(verdict.problem.message, { node: this.getNode().name });
-		if (verdict.last || verdict.problem) return { results };
-		page++;
-		if (page > lastPage || results.length >= FILE_SEARCH_ENOUGH_MATCHES) {
-			return { results, paginationToken: String(page) };
-		}
-	}
+	let next = page;
+	const end = await walkPages(
+		guard,
+		async (at) => {
+			const { files, count } = await listFiles(this, { page: at, limit: FILE_PAGE_SIZE, sortBy: 'createdAt', sortOrder: 'DESC' }, { policy });
+			return { items: files, total: count, at: `page ${at}` };
+		},
+		{
+			firstPage: page,
+			onPage: (fresh, at) => {
+				for (const file of fresh) {
+					if (!matches(filter, String(file.fileName ?? ''), file.fileId)) continue;
+					results.push({ name: fileLabel(file, zone), value: file.fileId });
+				}
+				next = at + 1;
+				return next > lastPage || results.length >= FILE_SEARCH_ENOUGH_MATCHES;
+			},
+			onProblem: (problem) => this.logger.warn(problem.message, { node: this.getNode().name }),
+		},
+	);
+	return end === 'stopped' ? { results, paginationToken: String(next) } : { results };
 }
 
 /** The workspace's file types by name, filtered by name, class or ID (all pages at once). */

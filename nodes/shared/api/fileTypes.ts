@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { ANSWER_LIMITS, SCHEMA_LIMITS } from '../limits';
-import { PagingGuard, pagingNodeError } from '../paging';
+import { PagingGuard, pagingNodeError, walkPages } from '../paging';
 import type { ApiContext } from '../run';
 import { apiRequest, apiRequestAllItems, listAt } from '../transport';
 import { ENDPOINTS, sendWrite } from './endpoints';
@@ -64,20 +64,25 @@ export async function findFileType(
 		whatToDo: 'Try again later, or report it to the service.',
 		fail: (problem) => pagingNodeError(context.getNode(), problem, call.policy.itemIndex),
 	});
-	for (let page = 1; ; page++) {
-		guard.request();
-		const body = await apiRequest(context, {
-			...ENDPOINTS.listFileTypes,
-			qs: { sortBy: 'createdAt', sortOrder: 'ASC', page, limit: pageSize },
-			...call,
-		});
-		const { items, total } = extract(body);
-		const verdict = guard.page(items, { total });
-		const found = verdict.fresh.find((fileType) => matches(fileType as FileType));
-		if (found) return found as FileType;
-		if (verdict.problem) throw guard.failure(verdict.problem);
-		if (verdict.last) return undefined;
-	}
+	let found: FileType | undefined;
+	await walkPages(
+		guard,
+		async (page) =>
+			extract(
+				await apiRequest(context, {
+					...ENDPOINTS.listFileTypes,
+					qs: { sortBy: 'createdAt', sortOrder: 'ASC', page, limit: pageSize },
+					...call,
+				}),
+			),
+		{
+			onPage: (fresh) => {
+				found = fresh.find((fileType) => matches(fileType as FileType)) as FileType | undefined;
+				return found !== undefined;
+			},
+		},
+	);
+	return found;
 }
 
 /** PATCH /file-type/approve body: a file type's schema version. */
