@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 
 import type { IHttpRequestOptions, INodeParameters } from 'n8n-workflow';
 
+import { UPLOAD_LIMITS } from '../../nodes/shared/limits';
 import { textFlag } from '../args';
 import { BATCH, CONCURRENCY, FILES, HELPER_READ, MIB, PART_MIB, SIZE_BYTES } from './flags';
 import { measured, report, target } from './measure';
@@ -44,7 +45,7 @@ function n8nHttpRequestHelper(): (options: IHttpRequestOptions) => Promise<unkno
 
 /**
  * --helper-read stream: the helper row's parts come from n8n's binary stream of the stored file
- * (getAsStream with the node's 256 KiB reads), in order, copied into the reused part buffers as
+ * (getAsStream with the node's reads, UPLOAD_LIMITS.storageReadChunkBytes), in order, copied into the reused part buffers as
  * the node does, but without freeing the read buffers: what any node reading n8n's binary data
  * pays for those buffers, without our code.
  */
@@ -52,7 +53,7 @@ async function storedBinaryReader(): Promise<{ read: (into: Buffer, size: number
 	const [item] = JSON.parse(readFileSync(textFlag('stored-items'), 'utf8')) as Array<{ binary: { data: { id: string } } }>;
 	const { getBinaryDataService } = await import('../../dev/harness');
 	const service = await getBinaryDataService('filesystem');
-	const chunks = (await service.getAsStream(item.binary.data.id, 256 * 1024))[Symbol.asyncIterator]();
+	const chunks = (await service.getAsStream(item.binary.data.id, UPLOAD_LIMITS.storageReadChunkBytes))[Symbol.asyncIterator]();
 	let pending: Buffer = Buffer.alloc(0);
 	let queue: Promise<unknown> = Promise.resolve();
 	return {

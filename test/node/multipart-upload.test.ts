@@ -165,6 +165,29 @@ describe('File > Upload in parts (multipart)', () => {
 		expect(storedObjectOf(items[0].json.uploadId as string)?.hash).toBe(sha256(data));
 	});
 
+	it('sends parts that start and end inside one read of binary storage byte-identical from filesystem and memory, also when sent again', async () => {
+		// 5.3 MB parts over a file of 12 MiB + 777 bytes: no part boundary falls on a boundary of the
+		// pieces n8n's binary stream hands out, so pieces are split between parts; the first part PUT
+		// is refused (503) and the next one cut off mid-body, so two parts are sent again.
+		const data = randomBytes(12 * MIB + 777);
+		const sentSizes: Record<string, number[]> = {};
+		for (const mode of ['filesystem', 'default'] as const) {
+			emulator.requests.length = 0;
+			emulator.faults.failNext({ host: 'storage', method: 'PUT', status: 503, count: 1 });
+			emulator.faults.resetConnectionNext({ host: 'storage', method: 'PUT', afterBytes: 300 * 1024 });
+
+			const { items, error } = await upload([await binaryItem(data, 'odd.bin', mode)], { partSize: 5.3, partConcurrency: 2 }, {}, mode);
+
+			expect(error).toBeUndefined();
+			const puts = partPuts();
+			expect(puts.filter((put) => put.status !== 200)).toHaveLength(2);
+			sentSizes[mode] = puts.filter((put) => put.status === 200).sort((a, b) => a.partNumber - b.partNumber).map((put) => put.bytes);
+			expect(storedObjectOf(items[0].json.uploadId as string)?.hash).toBe(sha256(data));
+		}
+		expect(sentSizes.filesystem).toHaveLength(3);
+		expect(sentSizes.filesystem).toEqual(sentSizes.default);
+	});
+
 	it('resends a part whose connection was reset mid-body', async () => {
 		const data = randomBytes(12 * MIB);
 		emulator.faults.resetConnectionNext({ host: 'storage', method: 'PUT', afterBytes: 256 * 1024 });

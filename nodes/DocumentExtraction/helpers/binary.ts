@@ -32,7 +32,12 @@ export interface RangeReader {
 	close(): void;
 }
 
-/** Size of the reads from n8n's binary storage that ranges are filled from. */
+/**
+ * Size of the reads from n8n's binary storage that ranges are filled from. The pieces are copied,
+ * not sent as they are: a piece sent as part of a request body cannot be freed safely (the socket
+ * may still be writing from it), and left to the collector 1 GiB of them costs more than the copy
+ * and holds memory past the part bound (docs/large-files.md, "Where the CPU goes").
+ */
 const STORAGE_READ_CHUNK_BYTES = UPLOAD_LIMITS.storageReadChunkBytes;
 
 /**

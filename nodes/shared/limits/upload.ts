@@ -16,8 +16,12 @@ export const UPLOAD_LIMITS = {
 	maxPartConcurrency: 32,
 	/** The most parts a multipart upload can have (S3's limit): a plan with more is refused. */
 	maxParts: 10_000,
-	/** Binary data is read from n8n's binary storage in pieces of this size. */
-	storageReadChunkBytes: 256 * 1024,
+	/**
+	 * The parts of a multipart upload are filled from n8n's binary storage in reads of this size
+	 * (each a fresh buffer, copied into a part buffer and freed): a quarter of the reads of 256 KiB
+	 * for the same copy, each copy short enough not to hold the event loop (docs/large-files.md).
+	 */
+	storageReadChunkBytes: 1024 * 1024,
 	/** A folder name of a Destination Path: a directory name of the service. */
 	maxFolderNameLength: 255,
 } as const;
