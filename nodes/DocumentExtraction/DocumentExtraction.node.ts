@@ -16,6 +16,7 @@ import { listSearch, loadOptions, resourceMapping } from './methods';
 import { withRunScope } from '../shared/run';
 import { DEFAULT_NODE_VERSION, NODE_VERSIONS } from '../shared/versions';
 import { credentialTest } from '../shared/credentialTest';
+import { NODE_DOCUMENTATION } from '../../credentials/documentation';
 
 export class DocumentExtraction implements INodeType {
 	description: INodeTypeDescription = {
@@ -33,6 +34,8 @@ export class DocumentExtraction implements INodeType {
 		// Shown where the node stands alone (its Tool in an AI agent's tools panel); the nodes panel's
 		// merged entry shows the trigger's description instead.
 		description: 'Upload documents, then read, correct and query their extracted values',
+		// The Docs link: n8n shows it as it is (a codex URL gets its tracking query after the #section).
+		documentationUrl: NODE_DOCUMENTATION.documentExtraction,
 		defaults: { name: 'Document Extraction' },
 		// n8n generates documentExtractionTool from it; its Description parameters are in `properties` (@tool).
 		usableAsTool: true,
