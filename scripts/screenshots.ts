@@ -8,6 +8,8 @@
  *   docs/screenshots/nodes-panel-callback-trigger.png a new workflow's trigger panel searched for "callback"
  *   docs/screenshots/nodes-panel.png         the next-step panel searched for "Document Extraction"
  *   docs/screenshots/nodes-panel-actions.png its first entry opened: the trigger's and the node's actions
+ *   docs/screenshots/upload-callback-waiting-canvas.png, upload-callback-waiting.png: Upload waiting
+ *                                            for the service's callbacks, the canvas and the node's panel
  *   docs/screenshots/upload-output-table.png the first example (upload-and-extract.json) run, its
  *                                            output in the Table view (file name, status, values first)
  *   docs/screenshots/agent-workflow.png      the AI agent example after a run with the scripted model
@@ -58,6 +60,8 @@ const NODE_NAME = 'Upload, wait and read values';
 const UPLOAD_WORKFLOW_ID = 'dexExUploadOne01';
 const UPLOAD_NODE_NAME = 'Upload and extract';
 const AGENT_WORKFLOW_ID = 'dexExAgentQs0001';
+const CALLBACK_WORKFLOW_ID = 'dexExCallback001';
+const CALLBACK_NODE_NAME = 'Upload and wait for the service';
 const ONLY = process.env.SCREENSHOTS_ONLY ? new Set(process.env.SCREENSHOTS_ONLY.split(',')) : undefined;
 
 function say(line: string): void {
@@ -176,6 +180,31 @@ async function nodesPanelShots(page: Page, stack: Stack): Promise<void> {
 	say(`    its first entry: ${(await openNodesPanelEntry(page, 'Document Extraction')).length} actions`);
 	await shoot(page, 'nodes-panel-actions.png');
 	await page.keyboard.press('Escape');
+}
+
+/**
+ * Upload waiting for the service's callbacks (upload-and-wait-for-callback.json run from the
+ * editor, the emulator's processing slowed so that the wait lasts): the node's panel, whose output
+ * says "Waiting for input" and, under it, the node's waitingNodeTooltip. Then the run is stopped.
+ */
+async function callbackWaitShots(page: Page, stack: Stack): Promise<void> {
+	stack.emulator.setProcessingDelay(10 * 60_000);
+	try {
+		await page.goto(`${stack.n8n.url}/workflow/${CALLBACK_WORKFLOW_ID}`);
+		await shown(page, canvasNode(page, CALLBACK_NODE_NAME));
+		await page.locator('[data-test-id="execute-workflow-button"]').first().click();
+		await page.locator(`[data-test-id="canvas-node"][data-node-name="${CALLBACK_NODE_NAME}"].waiting`).first().waitFor({ timeout: 120_000 });
+		await shoot(page, 'upload-callback-waiting-canvas.png');
+		await openPanel(page, canvasNode(page, CALLBACK_NODE_NAME));
+		const waiting = page.getByText('Waiting for the Document Extraction Service to call back', { exact: false }).first();
+		await waiting.waitFor({ timeout: 30_000 });
+		await shoot(page, 'upload-callback-waiting.png');
+		say(`    ${(await waiting.innerText()).trim()}`);
+		await page.keyboard.press('Escape');
+		await page.locator('[data-test-id="stop-execution-button"]').first().click({ timeout: 5000 }).catch(() => undefined);
+	} finally {
+		stack.emulator.setProcessingDelay(300);
+	}
 }
 
 /** A key that looks real (never sent anywhere: the sandbox is offline, or DNS answers nothing). */
@@ -299,6 +328,9 @@ async function main(): Promise<void> {
 			await openPanel(page, await shown(page, page.locator('[data-test-id="canvas-node"]').filter({ hasText: 'Get file values' }).first()));
 			await shoot(page, 'agent-tool-node.png');
 			await page.keyboard.press('Escape');
+
+			// Upload waiting for the service's callbacks: what the editor says meanwhile.
+			await callbackWaitShots(page, stack);
 
 			// Update Values' field mapper (typeVersion 2), and the time a 2,000-field list takes to open.
 			await mapperShots(page, stack);

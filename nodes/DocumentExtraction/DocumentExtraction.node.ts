@@ -11,7 +11,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { nodeProperties } from './actions/node.description';
 import { router } from './actions/router';
 import { callbackWebhook } from './actions/file/upload/callback/webhook';
-import { RESUME_WEBHOOKS } from './actions/file/upload/callback/webhooks';
+import { CALLBACK_WAITING_TOOLTIP, RESUME_WEBHOOKS } from './actions/file/upload/callback/webhooks';
 import { listSearch, loadOptions, resourceMapping } from './methods';
 import { withRunScope } from '../shared/run';
 import { DEFAULT_NODE_VERSION, NODE_VERSIONS } from '../shared/versions';
@@ -46,6 +46,8 @@ export class DocumentExtraction implements INodeType {
 		// Upload's resume webhook (Wait Mode "When the Service Calls Back"): a restart webhook only,
 		// see RESUME_WEBHOOKS for why it has no webhookMethods.
 		webhooks: RESUME_WEBHOOKS,
+		// The words under the editor's "Waiting for input" during that wait.
+		waitingNodeTooltip: CALLBACK_WAITING_TOOLTIP,
 		properties: nodeProperties,
 	};
 

@@ -143,10 +143,10 @@ describe('documentation links in the editor', () => {
 	});
 
 	it('the codex files\' primaryDocumentation carries no #section: n8n appends its tracking query to it, after which a section is no heading', async () => {
-		for (const [file, codex] of await builtCodexFiles()) {
+		for (const [codexFile, codex] of await builtCodexFiles()) {
 			for (const { url } of codex.resources?.primaryDocumentation ?? []) {
 				const built = `${url}?utm_source=n8n_app&utm_medium=node_settings_modal-credential_link&utm_campaign=x`;
-				expect({ file, url, ...landing(built) }).toEqual({ file, url, ...landing(built), lands: true, anchor: '' });
+				expect({ codexFile, url, ...landing(built) }).toEqual({ codexFile, url, ...landing(built), lands: true, anchor: '' });
 			}
 		}
 	});
