@@ -288,6 +288,9 @@ async function main(): Promise<void> {
 			await page.goto(`${stack.n8n.url}/workflow/${DISK_WORKFLOW_ID}`);
 			await openPanel(page, await shown(page, canvasNode(page, NODE_NAME)));
 			await shoot(page, 'node-parameters.png');
+			// Its Docs link as n8n built it: the README's section, without n8n's tracking query after it.
+			const docs = await page.locator('a', { hasText: /^\s*Docs\s*$/ }).first().getAttribute('href', { timeout: 5000 }).catch(() => null);
+			say(`    the node's Docs link: ${docs ?? '(not found)'}`);
 			await page.keyboard.press('Escape');
 
 			// The credential dialog.
