@@ -35,7 +35,8 @@ import { createHash } from 'node:crypto';
 import { startEmulator } from './emulator';
 import { chatModelCredential, startOfflineChatModel } from './model/chat-model';
 import { startN8n, type N8nInstance } from './n8n/n8n-launcher';
-import { baselineCredential, emulatorCredential, exampleCallbackUrl, exampleWorkflowFiles, importCredentialsAndWorkflows, readExample } from './n8n/n8n-stack';
+import { followCallbackExample, type CallbackExampleFollower } from './n8n/callback-example';
+import { baselineCredential, emulatorCredential, exampleWorkflowFiles, importCredentialsAndWorkflows, readExample } from './n8n/n8n-stack';
 import { cachedRuntime, ensureN8n } from './n8n/n8n-runtime';
 import { SHARED_KEY_NOTE, prepareSandbox } from './n8n/sandbox';
 import { hasFlag, importedFingerprint, npmOptionNotes, option, portIsFree, runMain, say, stopper } from './start-cli';
@@ -73,7 +74,9 @@ async function main(): Promise<void> {
 	const emulator = await startEmulator({ port: emulatorPort, processingDelayMs: 300 });
 	const chatModel = await startOfflineChatModel(await choosePort(Number(option('model-port') ?? 8790), 'Scripted chat model'));
 	let n8n: N8nInstance | undefined;
+	let follower: CallbackExampleFollower | undefined;
 	const stop = stopper('\nStopping n8n, the emulator and the scripted chat model...', async () => {
+		follower?.stop();
 		await n8n?.stop();
 		await emulator.close();
 		await chatModel.close();
@@ -95,8 +98,19 @@ async function main(): Promise<void> {
 		const port = await choosePort(Number(option('port') ?? 5678), 'n8n');
 		say('Starting n8n...');
 		n8n = await startN8n({ userFolder, runtime, port: port || undefined, env: prepared.env, owner, online, formerOwnerPasswords });
-		// As a user sets it in the dashboard: the emulator calls the Callback Trigger example (once published) after each upload.
-		emulator.setDefaultCallbackUrl(emulator.keys.readWrite, exampleCallbackUrl(n8n.url));
+		// As a user sets it in the dashboard once the workflow listens: the emulator calls the Callback Trigger example after
+		// each upload while the example is published, and no URL while it is not (n8n would log every call as an unknown webhook).
+		follower = followCallbackExample({
+			n8n,
+			emulator,
+			onChange: (published) =>
+				say(
+					published
+						? 'The Callback Trigger example is published: the emulator now calls it after each upload.'
+						: 'The Callback Trigger example is no longer published: the emulator calls it no more.',
+				),
+		});
+		await follower.check();
 	} catch (error) {
 		say(`\nnpm start failed: ${(error as Error).message}`);
 		await stop(1);

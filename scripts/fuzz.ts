@@ -5,10 +5,11 @@
  *
  *   npm run fuzz                          FUZZ_RUNS (default 5000) runs each
  *   npm run fuzz -- --runs 20000          more
- *   npm run fuzz -- --seed 42             another seed (default each suite's fixed one, or FUZZ_SEED)
+ *   npm run fuzz -- --seed 42             another seed (default: FUZZ_SEED, else DEFAULT_SEED of test/fuzz/runs.ts)
  *   npm run fuzz -- --only request-path   only the suites whose path contains the text
  *
- * Suites that drive the n8n engine over HTTP run FUZZ_RUNS / 10 cases (test/request-path/fuzz.ts).
+ * Every suite takes its seed and runs from test/fuzz/runs.ts (fuzzParameters); suites that drive the n8n
+ * engine over HTTP run a share of FUZZ_RUNS (a tenth, or a half).
  */
 import { spawnSync } from 'node:child_process';
 

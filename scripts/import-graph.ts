@@ -7,6 +7,9 @@
  *   npx tsx scripts/import-graph.ts                 # every rule; what npm start reaches
  *   npx tsx scripts/import-graph.ts dev/start.ts    # the files one entry point reaches
  *
+ * It also draws the floors of nodes/shared/ (each file or folder of it one part; a part stands a
+ * floor above the highest part it imports): the picture docs/dev/architecture.md shows.
+ *
  * Exits 1 when an import breaks a rule or when `npm start` / `npm run start:queue` reach a file
  * under test/. test/package/import-graph.test.ts checks the same.
  */
@@ -20,6 +23,9 @@ export const REPOSITORY_ROOT = path.resolve(__dirname, '..');
 
 /** The folders whose files make up the graph, with the source files at the root (config files). */
 export const SOURCE_FOLDERS = ['nodes', 'credentials', 'dev', 'scripts', 'test', 'bench'] as const;
+
+/** The folders whose floors `npm run check:imports` draws (docs/dev/architecture.md shows them). */
+export const PICTURED_FOLDERS = ['nodes/shared'] as const;
 
 const SOURCE_FILE = /\.(ts|js|cjs|mjs)$/;
 const SKIPPED_FOLDERS = new Set(['node_modules', 'dist', '.n8n']);
@@ -192,6 +198,60 @@ export function ruleViolations(graph: ImportGraph, rule: ImportRule): string[] {
 	return violations.sort();
 }
 
+/** A folder's parts: its files and its sub-folders (`api/`), each taken as one. */
+export function partOf(folder: string, file: string): string | undefined {
+	if (!file.startsWith(`${folder}/`)) return undefined;
+	const [first, ...rest] = file.slice(folder.length + 1).split('/');
+	return rest.length > 0 ? `${first}/` : first;
+}
+
+/** The import picture of one folder: its parts, the arrows between them, their circles and floors. */
+export interface FolderPicture {
+	parts: number;
+	/** Part -> the other parts of the folder it imports. */
+	arrows: Map<string, Set<string>>;
+	/** Parts that import each other, directly or round a chain (each circle a list of parts). */
+	circles: string[][];
+	/** Floors from the top: a part stands one floor above the highest part it imports (a circle counts as one part). */
+	floors: string[][];
+}
+
+/** How `folder`'s parts import each other (imports from outside the folder are not arrows here). */
+export function folderPicture(graph: ImportGraph, folder: string): FolderPicture {
+	const arrows = new Map<string, Set<string>>();
+	for (const [file, targets] of graph) {
+		const part = partOf(folder, file);
+		if (part === undefined) continue;
+		const out = arrows.get(part) ?? new Set<string>();
+		arrows.set(part, out);
+		for (const target of targets) {
+			const to = partOf(folder, target);
+			if (to !== undefined && to !== part) out.add(to);
+		}
+	}
+	const circles = importCircles(arrows);
+	const circleOf = new Map<string, string>();
+	for (const circle of circles) for (const part of circle) circleOf.set(part, circle.join(' + '));
+	const unit = (part: string) => circleOf.get(part) ?? part;
+	const height = new Map<string, number>();
+	const heightOf = (name: string): number => {
+		const known = height.get(name);
+		if (known !== undefined) return known;
+		height.set(name, 1);
+		let floor = 1;
+		for (const [part, targets] of arrows) {
+			if (unit(part) !== name) continue;
+			for (const target of targets) if (unit(target) !== name) floor = Math.max(floor, heightOf(unit(target)) + 1);
+		}
+		height.set(name, floor);
+		return floor;
+	};
+	for (const part of arrows.keys()) heightOf(unit(part));
+	const top = Math.max(0, ...height.values());
+	const floors = Array.from({ length: top }, (_, index) => [...height].filter(([, floor]) => floor === top - index).map(([name]) => name).sort());
+	return { parts: arrows.size, arrows, circles, floors };
+}
+
 /** The file an npm script runs with tsx (`"start": "tsx dev/start.ts"` -> `dev/start.ts`). */
 export function npmScriptEntry(script: string, root = REPOSITORY_ROOT): string {
 	const scripts = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
@@ -209,6 +269,12 @@ function main(): void {
 		console.log(`${violations.length === 0 ? 'ok  ' : 'FAIL'} ${rule.name}${violations.length === 0 ? '' : ` (${rule.why})`}`);
 		for (const violation of violations) console.log(`       ${violation}`);
 		if (violations.length > 0) failed = true;
+	}
+	for (const folder of PICTURED_FOLDERS) {
+		const picture = folderPicture(graph, folder);
+		const arrows = [...picture.arrows.values()].reduce((sum, targets) => sum + targets.size, 0);
+		console.log(`${folder}/: ${picture.parts} parts, ${arrows} arrows between them, ${picture.floors.length} floors, ${picture.circles.length} circles${picture.circles.map((circle) => ` (${circle.join(' <-> ')})`).join('')}`);
+		picture.floors.forEach((floor, index) => console.log(`  ${String(picture.floors.length - index).padStart(2)}  ${floor.join('  ')}`));
 	}
 	const entries = process.argv.slice(2);
 	const checks = entries.length > 0 ? entries.map((entry) => ({ name: entry, entry })) : ['start', 'start:queue'].map((name) => ({ name: `npm run ${name}`, entry: npmScriptEntry(name) }));

@@ -50,7 +50,10 @@ function missingOutputs(packageDir) {
 function main() {
 	const packageDir = resolve(process.argv[2] ?? '.');
 	const stampDir = join(packageDir, 'node_modules', '.cache', 'harness-build');
-	const stampFile = join(stampDir, 'source.sha256');
+	// One stamp per package folder: git worktrees may share one node_modules (a symlink), and each
+	// has its own dist/; with one stamp for all, every worktree's run rebuilt after another's.
+	const folderKey = createHash('sha256').update(packageDir).digest('hex').slice(0, 16);
+	const stampFile = join(stampDir, `source-${folderKey}.sha256`);
 	const hash = sourceHash(packageDir);
 	if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === hash && missingOutputs(packageDir).length === 0) {
 		process.stdout.write(`harness build: ${packageDir} is up to date\n`);

@@ -9,7 +9,7 @@ import { editorPolicy } from '../shared/requestPolicy';
  */
 export async function getFileClasses(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const options = new Map<string, INodePropertyOptions>();
-	for (const fileType of await listFileTypes.call(this, {}, { policy: editorPolicy(this) })) {
+	for (const fileType of await listFileTypes(this, {}, { policy: editorPolicy(this) })) {
 		if (fileType.isDeleted === true) continue;
 		const value = String(fileType.className || fileType.name || '').trim();
 		if (value === '' || options.has(value)) continue;

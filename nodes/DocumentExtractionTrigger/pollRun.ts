@@ -247,7 +247,7 @@ export class PollRun {
 		for (let start = 0; start < ids.length; start += FILE_PAGE_SIZE) {
 			if (start > 0 && !this.budget.allows()) return;
 			const batch = ids.slice(start, start + FILE_PAGE_SIZE);
-			const { files, count } = await listFiles.call(this.context, { fileIds: batch, page: 1, limit: FILE_PAGE_SIZE }, { policy: this.policy });
+			const { files, count } = await listFiles(this.context, { fileIds: batch, page: 1, limit: FILE_PAGE_SIZE }, { policy: this.policy });
 			// An answer that lists fewer files than its own count is incomplete: a file missing from
 			// it is not taken for deleted (it stays remembered until an answer says so).
 			const complete = count === undefined || files.length >= Math.min(count, batch.length);

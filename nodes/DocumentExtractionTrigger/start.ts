@@ -6,7 +6,7 @@ import { apiKeysOf } from '../shared/run';
 import type { FileRecord } from '../shared/api';
 import { FILE_PAGE_SIZE, listFiles } from '../shared/api';
 import { TRIGGER_LIMITS } from '../shared/limits';
-import { PagingGuard } from '../shared/paging';
+import { PagingGuard, walkPages } from '../shared/paging';
 import { valuesField } from '../shared/output/values';
 import { STREAMS, fileIdOf, isProcessed, stampOf } from './files';
 import { triggerItem } from './items';
@@ -45,7 +45,7 @@ export async function initialState(
 		return { ...base, cursor: { at: settings.startDate, ids: [] } };
 	}
 	const stream = STREAMS[settings.event];
-	const { files, count } = await listFiles.call(this, { sortBy: stream.sortBy, sortOrder: 'DESC', page: 1, limit: FILE_PAGE_SIZE }, { policy });
+	const { files, count } = await listFiles(this, { sortBy: stream.sortBy, sortOrder: 'DESC', page: 1, limit: FILE_PAGE_SIZE }, { policy });
 	onRequest();
 	if (count !== undefined && files.length < Math.min(count, FILE_PAGE_SIZE)) {
 		// Files the start did not see would later be taken for news: no start from such a page.
@@ -130,17 +130,19 @@ export async function fetchTestEvent(
 		judge: 'full pages',
 		whatToDo: 'Fetch Test Event looked no further.',
 	});
-	for (let page = 1; guard.mayRequest(); page++) {
-		guard.request();
-		const { files } = await listFiles.call(this, { sortBy: stream.sortBy, sortOrder: 'DESC', page, limit: FILE_PAGE_SIZE }, { policy });
-		const match = files.find((file) => isProcessed(file) && passes(file));
-		if (match) {
-			const extra = settings.includeValues ? await valuesField.call(this, String(match.fileId), policy, true) : undefined;
-			return [[triggerItem(match, extra, stream, apiKeysOf(this)).item]];
-		}
-		const verdict = guard.page(files);
-		if (verdict.problem) this.logger.warn(verdict.problem.message, { node: this.getNode().name });
-		if (verdict.last || verdict.problem) break;
-	}
-	return null;
+	let match: FileRecord | undefined;
+	await walkPages(
+		guard,
+		async (page) => ({ items: (await listFiles(this, { sortBy: stream.sortBy, sortOrder: 'DESC', page, limit: FILE_PAGE_SIZE }, { policy })).files }),
+		{
+			onPage: (fresh) => {
+				match = fresh.find((file) => isProcessed(file) && passes(file));
+				return match !== undefined;
+			},
+			onProblem: (problem) => this.logger.warn(problem.message, { node: this.getNode().name }),
+		},
+	);
+	if (match === undefined) return null;
+	const extra = settings.includeValues ? await valuesField(this, String(match.fileId), policy, true) : undefined;
+	return [[triggerItem(match, extra, stream, apiKeysOf(this)).item]];
 }

@@ -27,7 +27,7 @@ export async function valuesOf(
 			TRIGGER_LIMITS.valuesConcurrency,
 			async (index) => {
 				const id = String(files[index].fileId);
-				values.set(id, await valuesField.call(context, id, policy, true));
+				values.set(id, await valuesField(context, id, policy, true));
 			},
 			() => !budget.allows(),
 		);

@@ -4,8 +4,7 @@ import { shown } from '../../credentials/shown';
 import type { FilePage, FileRecord } from '../shared/api';
 import { FILE_PAGE_SIZE, listFiles } from '../shared/api';
 import { TRIGGER_LIMITS } from '../shared/limits';
-import { PagingGuard } from '../shared/paging';
-import { pagingNodeError } from '../shared/pagingLoop';
+import { PagingGuard, pagingNodeError } from '../shared/paging';
 import type { RequestPolicy } from '../shared/run';
 import type { FileStream, Listed } from './files';
 import { fileIdOf, stampOf } from './files';
@@ -114,7 +113,7 @@ export class Walker {
 
 	private async list(anchor: string | null, page: number, limit: number): Promise<FilePage> {
 		this.guard.request();
-		return await listFiles.call(
+		return await listFiles(
 			this.context,
 			{
 				...(anchor === null ? {} : { [this.stream.afterParameter]: anchor }),

@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { ANSWER_LIMITS, SPEED_LIMITS, WAIT_LIMITS } from './limits';
 
 /**
- * The options of the request path (nodes/shared/limits.ts) as both nodes offer
+ * The options of the request path (nodes/shared/limits/) as both nodes offer
  * them: every Options collection holds them, and requestPolicy.ts reads them by name into the
  * request policy of an item or a poll.
  */

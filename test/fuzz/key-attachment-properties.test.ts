@@ -34,7 +34,7 @@ import type { IHttpRequestOptions } from 'n8n-workflow';
 import { authorizeApiRequest } from '../../credentials/apiKeyAttachment';
 import { BaseUrlError, resolveApiBase } from '../../credentials/hosts';
 import { API_PATH_PREFIX, approveBaseUrl, pathAmbiguity } from '../../credentials/urlPolicy';
-import { isId } from '../../nodes/shared/api/ids';
+import { isId } from '../../nodes/shared/ids';
 import { approveReturnedUrl } from '../../nodes/shared/transport/returnedUrls';
 
 import { fuzzParameters, fuzzTimeout } from './runs';

@@ -1,9 +1,10 @@
 /**
- * How long the property-based tests of test/fuzz run (`*-properties.test.ts`, as every property suite
- * is named). `npm test` runs each property a fixed number
- * of times from a fixed seed (the same cases every run, in seconds); `npm run fuzz` sets FUZZ_RUNS
- * (default 5000) for a long run. FUZZ_SEED picks another seed; fast-check prints the seed and the
- * path of any counterexample, and each one found becomes a named regression test.
+ * The one place where every property-based suite (`*-properties.test.ts`, under test/fuzz,
+ * test/paging, test/request-path, test/node) gets its seed and its runs. `npm test` runs each
+ * property a fixed number of times from DEFAULT_SEED (the same cases every run, in seconds);
+ * `npm run fuzz` (scripts/fuzz.ts) sets FUZZ_RUNS (default 5000) for a long run, and FUZZ_SEED when
+ * given another seed. fast-check prints the seed and the path of any counterexample, and each one
+ * found becomes a named regression test.
  *
  *   FUZZ_RUNS=20000 FUZZ_SEED=7 npm run fuzz
  */
@@ -26,6 +27,9 @@ export function fuzzParameters<T>(defaultRuns: number, share = 1): Parameters<T>
 	const numRuns = asked === undefined ? defaultRuns : Math.max(defaultRuns, Math.round(asked * share));
 	return { seed: positiveInteger(process.env.FUZZ_SEED) ?? DEFAULT_SEED, numRuns };
 }
+
+/** Whether this is a long run (npm run fuzz): jest's timeout must then allow it. */
+export const LONG_RUN = positiveInteger(process.env.FUZZ_RUNS) !== undefined;
 
 /** Jest's timeout for a property of `defaultRuns` runs of about `msPerRun` each, scaled as fuzzParameters scales the runs. */
 export function fuzzTimeout(defaultRuns: number, msPerRun: number, share = 1): number {

@@ -16,9 +16,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { typedFormValue } from '../../nodes/shared/output/typed';
 import type { SchemaField } from '../../nodes/shared/schema';
 import { convertValue, fieldKind, readFields } from '../../nodes/shared/schema';
+import { fuzzParameters } from '../fuzz/runs';
 
-const SEED = Number(process.env.FUZZ_SEED ?? 20261126);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 
 const TYPES = ['number', 'boolean', 'date', 'object', 'string', 'NUMBER', 'Date', 'currency', 42, undefined];
 
@@ -84,7 +83,7 @@ describe('typed values over generated form records', () => {
 					expect(allowed(was, now, kind)).toBe(true);
 				});
 			}),
-			{ seed: SEED, numRuns: RUNS },
+			fuzzParameters(300),
 		);
 	});
 
@@ -94,7 +93,7 @@ describe('typed values over generated form records', () => {
 				const once = typedFormValue(record as IDataObject);
 				expect(typedFormValue(once)).toEqual(once);
 			}),
-			{ seed: SEED, numRuns: RUNS },
+			fuzzParameters(300),
 		);
 	});
 });
@@ -135,7 +134,7 @@ describe('the converter of values to write over generated values', () => {
 				}
 				if (!convert && kind === 'NUMBER') expect(out).toBe(input);
 			}),
-			{ seed: SEED, numRuns: RUNS },
+			fuzzParameters(300),
 		);
 	});
 
@@ -151,7 +150,7 @@ describe('the converter of values to write over generated values', () => {
 			fc.property(native, fc.boolean(), ([kind, input], convert) => {
 				expect(convertValue(input, fieldOf(kind), convert)).toEqual({ ok: true, value: input });
 			}),
-			{ seed: SEED, numRuns: RUNS },
+			fuzzParameters(300),
 		);
 	});
 });

@@ -8,7 +8,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { REPOSITORY_ROOT, chainGraph, importCircles, importGraph, matchesGlobs, npmScriptEntry, reachedFrom, ruleViolations } from '../../scripts/import-graph';
+import {
+	REPOSITORY_ROOT,
+	chainGraph,
+	folderPicture,
+	importCircles,
+	importGraph,
+	matchesGlobs,
+	npmScriptEntry,
+	reachedFrom,
+	ruleViolations,
+} from '../../scripts/import-graph';
 import { IMPORT_RULES } from '../../scripts/import-rules';
 
 const graph = importGraph();
@@ -51,6 +61,30 @@ describe('the import graph', () => {
 		expect(entry).toMatch(/^dev\//);
 		expect(reached).toContain('dev/emulator/index.ts');
 		expect(reached.filter((file) => !file.startsWith('dev/'))).toEqual([]);
+	});
+
+	it('the parts of nodes/shared/ (its files and folders) import each other in no circle', () => {
+		expect(folderPicture(graph, 'nodes/shared').circles).toEqual([]);
+	});
+
+	it("docs/dev/architecture.md draws nodes/shared/'s floors as npm run check:imports finds them", () => {
+		const architecture = readFileSync(join(REPOSITORY_ROOT, 'docs', 'dev', 'architecture.md'), 'utf8');
+		const drawn = /```\n(nodes\/shared\/: \d+ parts[^`]*)```/.exec(architecture)?.[1];
+		const { floors } = folderPicture(graph, 'nodes/shared');
+
+		expect(drawn).toBeDefined();
+		expect(drawn).toContain(`${floors.length} floors, 0 circles`);
+		expect((drawn ?? '').split('\n').filter((line) => /^\s+\d+ {2}/.test(line)).map((line) => line.trim().split(/\s+/).slice(1))).toEqual(floors);
+	});
+
+	it('finds two folders that import each other, and their floors', () => {
+		const picture = folderPicture(
+			chainGraph(['nodes/shared/output/typed.ts', 'nodes/shared/schema/fields.ts', 'nodes/shared/output/simplify.ts', 'nodes/shared/limits.ts']),
+			'nodes/shared',
+		);
+
+		expect(picture.circles).toEqual([['output/', 'schema/']]);
+		expect(picture.floors).toEqual([['output/ + schema/'], ['limits.ts']]);
 	});
 
 	it('finds a circle when there is one', () => {

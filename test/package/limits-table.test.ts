@@ -1,9 +1,9 @@
 /**
  * docs/reliability.md's "Every bound, in one table" names every bound and default of
- * nodes/shared/limits.ts, and names nothing that is not there: a bound added to limits.ts without
+ * nodes/shared/limits/ (its index.ts and the tables it re-exports), and names nothing that is not there: a bound added to limits/ without
  * a row (or a renamed one) fails here.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { REPOSITORY_ROOT } from '../../scripts/import-graph';
@@ -27,7 +27,7 @@ function exportedBounds(): string[] {
 }
 
 describe("docs/reliability.md's table of bounds", () => {
-	it('names every bound and default of limits.ts', () => {
+	it('names every bound and default of limits/', () => {
 		const table = boundsTable();
 		const bounds = exportedBounds();
 
@@ -35,7 +35,7 @@ describe("docs/reliability.md's table of bounds", () => {
 		expect(bounds.filter((bound) => !table.includes(`\`${bound}\``))).toEqual([]);
 	});
 
-	it('names no bound that limits.ts does not have', () => {
+	it('names no bound that limits/ does not have', () => {
 		const named = [...boundsTable().matchAll(/`([A-Z][A-Z_]*(?:\.[A-Za-z]+)?)`/g)].map((match) => match[1]);
 		const bounds = new Set(exportedBounds());
 
@@ -43,7 +43,17 @@ describe("docs/reliability.md's table of bounds", () => {
 		expect(named.filter((name) => !bounds.has(name))).toEqual([]);
 	});
 
-	it("a default n8n's lint wants as a literal in the description is the one of limits.ts (Limit)", () => {
+	it('reads every table of limits/: each file of the folder is re-exported by its index', async () => {
+		const folder = join(REPOSITORY_ROOT, 'nodes/shared/limits');
+		const files = readdirSync(folder).filter((file) => file.endsWith('.ts') && file !== 'index.ts');
+		const modules = await Promise.all(files.map(async (file) => ({ file, exported: Object.keys((await import(join(folder, file))) as object) })));
+		const notReExported = modules.flatMap(({ file, exported }) => exported.filter((name) => !(name in limits)).map((name) => `${name} (${file})`));
+
+		expect(files).toEqual(expect.arrayContaining(['triggers.ts', 'upload.ts']));
+		expect(notReExported).toEqual([]);
+	});
+
+	it("a default n8n's lint wants as a literal in the description is the one of limits/ (Limit)", () => {
 		expect(returnAllParameters.find((parameter) => parameter.name === 'limit')?.default).toBe(limits.ITEM_LIMITS.defaultLimit);
 	});
 });

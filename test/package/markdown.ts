@@ -1,7 +1,8 @@
 /**
  * Reading the repository's Markdown as GitHub renders it: the prose without fenced code, the
  * anchors a file offers (GitHub's slugs of its headings, and explicit ids), and whether a link
- * points at a file and a heading that exist. Used by readme.test.ts and api-contract.test.ts.
+ * points at a file and a heading that exist, and the code locations a page names. Used by readme.test.ts,
+ * api-contract.test.ts and docs-dev.test.ts.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -54,4 +55,21 @@ export function filesUnder(dir: string, endings: string[]): string[] {
 		if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : filesUnder(relative, endings);
 		return endings.some((ending) => entry.name.endsWith(ending)) ? [relative] : [];
 	});
+}
+
+const CODE_PATH = String.raw`(?:nodes|credentials|dev)\/[\w./-]+\.ts`;
+const SYMBOLS = String.raw`\x60[\w.]+\x60(?:(?:, | and )\x60[\w.]+\x60)*`;
+
+/** Every code location a page names, with the symbols it names beside it: `path` (`a`, `b`) or `a`, `b` in `path`. */
+export function codeLocations(markdown: string): Array<{ file: string; symbols: string[] }> {
+	const text = prose(markdown).replace(/\s*\n\s*/g, ' ');
+	const symbolsOf = (list: string) => [...list.matchAll(/`([\w.]+)`/g)].map((match) => match[1]);
+	const locations: Array<{ file: string; symbols: string[] }> = [];
+	for (const match of text.matchAll(new RegExp(String.raw`\x60(${CODE_PATH})\x60(?: \((${SYMBOLS})\))?`, 'g'))) {
+		locations.push({ file: match[1], symbols: match[2] ? symbolsOf(match[2]) : [] });
+	}
+	for (const match of text.matchAll(new RegExp(String.raw`(${SYMBOLS}) in \x60(${CODE_PATH})\x60`, 'g'))) {
+		locations.push({ file: match[2], symbols: symbolsOf(match[1]) });
+	}
+	return locations;
 }

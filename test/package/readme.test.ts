@@ -77,6 +77,16 @@ describe('README.md, for the user', () => {
 		expect(packageJson.scripts.test).toBe('jest');
 	});
 
+	it('says, right after the two commands, why the first run takes minutes: it installs Node 24 and n8n', () => {
+		const afterBlock = readme.slice(readme.indexOf('```', readme.indexOf('```sh') + 5) + 3).trimStart();
+		const firstParagraph = afterBlock.slice(0, afterBlock.indexOf('\n\n')).replace(/\s+/g, ' ');
+
+		expect(firstParagraph).toMatch(/^The first run takes minutes/);
+		expect(firstParagraph).toContain('`npm install`');
+		expect(firstParagraph).toContain('installs Node 24 and n8n');
+		expect(firstParagraph).toContain('Later starts reuse');
+	});
+
 	it('says what npm test leaves out and sends contributors to CONTRIBUTING.md', () => {
 		const tryIt = readme.slice(readme.indexOf('## Try it on this machine'), readme.indexOf('## Install in n8n'));
 
@@ -178,5 +188,36 @@ describe('links in the Markdown files', () => {
 		});
 
 		expect(broken).toEqual([]);
+	});
+});
+
+describe("the package's nodes as the user docs count and name them", () => {
+	const NUMBER_WORDS: Record<string, number> = { one: 1, both: 2, two: 2, three: 3, four: 4, five: 5, six: 6 };
+	const USER_DOCS = ['README.md', path.join('docs', 'install.md'), path.join('examples', 'README.md')];
+
+	/** Each node of package.json's n8n.nodes (as n8n loads them from dist/), by the display name the nodes panel shows. */
+	async function nodeDisplayNames(): Promise<string[]> {
+		const { packageName, nodeTypes } = await loadPackage();
+		return packageJson.n8n.nodes.map((built) => {
+			const className = path.basename(built, '.node.js');
+			const type = nodeTypes[`${packageName}.${className[0].toLowerCase()}${className.slice(1)}`];
+			return type?.description.displayName ?? `(not loaded: ${built})`;
+		});
+	}
+
+	it.each(USER_DOCS)("%s: every count of the nodes (\"three nodes\", \"loaded both nodes\") is package.json's n8n.nodes", (file) => {
+		const counts = [...prose(read(file)).matchAll(/\b(one|both|two|three|four|five|six|\d+)\s+(?:(?:of\s+)?(?:the|its|our|these)\s+)?(?:package's\s+)?nodes\b/gi)].map(
+			(match) => ({ said: match[0], count: NUMBER_WORDS[match[1].toLowerCase()] ?? Number(match[1]) }),
+		);
+
+		expect(counts.filter(({ count }) => count !== packageJson.n8n.nodes.length)).toEqual([]);
+	});
+
+	it('docs/install.md names every node the nodes panel then offers', async () => {
+		const afterwards = prose(read(path.join('docs', 'install.md'))).replace(/\s+/g, ' ');
+		const names = await nodeDisplayNames();
+
+		expect(names).toHaveLength(packageJson.n8n.nodes.length);
+		expect(names.filter((name) => !afterwards.includes(`**${name}**`))).toEqual([]);
 	});
 });

@@ -32,8 +32,10 @@ describe('the request policy is built where a run starts and handed down', () =>
 		expect(naming.sort()).toEqual(['nodes/shared/requestOptions.ts', 'nodes/shared/requestPolicy.ts']);
 	});
 
-	it('limits.ts is plain data: it imports nothing and exports only numbers and tables of numbers', () => {
-		expect([...(graph.get('nodes/shared/limits.ts') ?? [])]).toEqual([]);
+	it('limits/ is plain data: it imports nothing but itself and exports only numbers and tables of numbers', () => {
+		const files = [...graph.keys()].filter((file) => file.startsWith('nodes/shared/limits/'));
+		expect(files).toContain('nodes/shared/limits/index.ts');
+		expect(files.flatMap((file) => [...(graph.get(file) ?? [])]).filter((target) => !target.startsWith('nodes/shared/limits/'))).toEqual([]);
 		const values = Object.entries(limits as Record<string, unknown>).flatMap(([name, value]): Array<[string, unknown]> =>
 			value !== null && typeof value === 'object' ? Object.entries(value).map(([key, inner]): [string, unknown] => [`${name}.${key}`, inner]) : [[name, value]],
 		);
@@ -45,15 +47,15 @@ describe('the request policy is built where a run starts and handed down', () =>
 	it('a call of the API layer without a policy does not compile (tsc checks the expected errors)', () => {
 		const calls = async (context: IExecuteFunctions, poll: IPollFunctions) => {
 			// @ts-expect-error: a read names its policy
-			await getFile.call(context, 'file', {});
+			await getFile(context, 'file', {});
 			// @ts-expect-error: a call without its options
-			await getSubscription.call(context);
+			await getSubscription(context);
 			// @ts-expect-error: an item number is not a policy
-			await listFiles.call(poll, {}, { itemIndex: 0 });
+			await listFiles(poll, {}, { itemIndex: 0 });
 			// @ts-expect-error: a write needs an item's policy
-			await requestUpload.call(context, { fileName: 'a.pdf', fileType: 'application/pdf', isSplit: false, schemaLocking: false }, {});
+			await requestUpload(context, { fileName: 'a.pdf', fileType: 'application/pdf', isSplit: false, schemaLocking: false }, {});
 			// @ts-expect-error: a storage transfer too
-			await putUploadFile.call(context, { url: 'https://storage.example.com/a', validUntil: 0 }, async () => ({ body: Buffer.alloc(0), contentLength: 0 }), {
+			await putUploadFile(context, { url: 'https://storage.example.com/a', validUntil: 0 }, async () => ({ body: Buffer.alloc(0), contentLength: 0 }), {
 				contentType: 'application/pdf',
 				label: 'a',
 			});

@@ -11,13 +11,11 @@
  */
 import fc from 'fast-check';
 
-import { PagingError, PagingGuard } from '../../nodes/shared/paging';
-import { readPages } from '../../nodes/shared/pagingLoop';
+import { PagingError, PagingGuard, readPages } from '../../nodes/shared/paging';
 import type { ListItem } from './hostile-pages';
 import { FakeList, hostileList } from './hostile-pages';
+import { fuzzParameters } from '../fuzz/runs';
 
-const SEED = Number(process.env.FUZZ_SEED ?? 20261126);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 
 const pageBytes = fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 400 }), fc.integer({ min: 400, max: 5000 })), { minLength: 1, maxLength: 40 });
 
@@ -84,6 +82,6 @@ it('what a list read page by page lets its caller read never passes its byte bud
 				expect(without?.kind).toBe(problem?.kind);
 			}
 		}),
-		{ seed: SEED, numRuns: RUNS },
+		fuzzParameters(300),
 	);
 });

@@ -10,13 +10,11 @@
  */
 import fc from 'fast-check';
 
-import { PagingError, PagingGuard, pageDigest } from '../../nodes/shared/paging';
-import { readPages } from '../../nodes/shared/pagingLoop';
+import { pageDigest, PagingError, PagingGuard, readPages } from '../../nodes/shared/paging';
 import type { ListItem } from './hostile-pages';
 import { FakeList, hostileList, oracle } from './hostile-pages';
+import { fuzzParameters } from '../fuzz/runs';
 
-const SEED = Number(process.env.FUZZ_SEED ?? 20261126);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 
 describe.each([
 	['every page', false],
@@ -85,7 +83,7 @@ describe.each([
 					expect(ended).toBe(true);
 				}
 			}),
-			{ seed: SEED, numRuns: RUNS },
+			fuzzParameters(300),
 		);
 	});
 });
@@ -97,6 +95,6 @@ it('a page digest tells two pages apart exactly when their JSON differs', () => 
 			expect(pageDigest(a).digest === pageDigest(b).digest).toBe(same);
 			expect(pageDigest(a).digest).toBe(pageDigest(JSON.parse(JSON.stringify(a)) as unknown[]).digest);
 		}),
-		{ seed: SEED, numRuns: RUNS },
+		fuzzParameters(300),
 	);
 });

@@ -2,8 +2,7 @@
  * The paging guard by example: each rule once, with the message a person reads. The invariants over
  * generated lists are in paging-guard-properties.test.ts.
  */
-import { PagingError, PagingGuard, pageDigest } from '../../nodes/shared/paging';
-import { readPages } from '../../nodes/shared/pagingLoop';
+import { pageDigest, PagingError, PagingGuard, readPages } from '../../nodes/shared/paging';
 import type { PagingOptions } from '../../nodes/shared/paging';
 
 interface Item {

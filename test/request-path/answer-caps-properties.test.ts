@@ -18,7 +18,7 @@ import { ANSWER_LIMITS } from '../../nodes/shared/limits';
 import type { ApiContext } from '../../nodes/shared/run/context';
 import { send } from '../../nodes/shared/transport/http';
 import { TransferWatch } from '../../nodes/shared/transport/watch';
-import { FUZZ_SEED, LONG_RUN, fuzzRuns } from './fuzz';
+import { LONG_RUN, fuzzParameters } from '../fuzz/runs';
 
 interface GeneratedAnswer {
 	statusCode: number;
@@ -147,7 +147,7 @@ describe('one HTTP attempt reads any answer within its byte caps', () => {
 					expect(counting.destroyed).toBe(true);
 				}
 			}),
-			{ seed: FUZZ_SEED, numRuns: fuzzRuns(400) },
+			fuzzParameters(400),
 		);
 	}, LONG_RUN ? 3_600_000 : 60_000);
 });

@@ -18,7 +18,7 @@
  */
 import fc from 'fast-check';
 
-import { FUZZ_SEED, LONG_RUN, fuzzRuns } from './fuzz';
+import { LONG_RUN, fuzzParameters } from '../fuzz/runs';
 import { gateScenarios, runGateScenario } from './gate-scenarios';
 
 describe('the 429 gate shared by concurrent requests, over generated answers', () => {
@@ -31,7 +31,7 @@ describe('the 429 gate shared by concurrent requests, over generated answers', (
 				seen.refused += counts.refused;
 				seen.stopped += counts.stopped;
 			}),
-			{ seed: FUZZ_SEED, numRuns: fuzzRuns(300) },
+			fuzzParameters(300),
 		);
 		// The generator reaches every path: requests sent, refused at the gate or by their budget, and stopped.
 		expect(seen.sent).toBeGreaterThan(0);

@@ -21,7 +21,7 @@ import fc from 'fast-check';
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { createBinaryItem, ensureBuilt, installFakeWaitClock, runNode } from '../../dev/harness';
-import { FUZZ_SEED, LONG_RUN, fuzzRuns } from './fuzz';
+import { LONG_RUN, fuzzParameters } from '../fuzz/runs';
 import type { AnswerSpec, ServiceShape } from './hostile-server';
 import { HostileService, answerSpecs, serviceShapes } from './hostile-server';
 
@@ -130,7 +130,7 @@ describe('the request path over generated hostile services', () => {
 	}, 600_000);
 
 	it('bounds every call, keeps memory under the caps, and keeps the key home', async () => {
-		await fc.assert(fc.asyncProperty(scenarios, runScenario), { seed: FUZZ_SEED, numRuns: fuzzRuns(120, 10) });
+		await fc.assert(fc.asyncProperty(scenarios, runScenario), fuzzParameters(120, 1 / 10));
 		if (process.env.FUZZ_STATS) console.log(reached);
 		// The generator reaches the paths the invariants are about.
 		for (const path of ['succeeded', 'failed', 'rateLimited', 'huge', 'storagePuts', 'trapPuts', 'redirects', 'keyEchoed'] as const) expect(reached[path]).toBeGreaterThan(0);

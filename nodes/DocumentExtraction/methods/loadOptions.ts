@@ -7,7 +7,7 @@ import { queryFieldOptions } from '../helpers/queryFields';
 
 /** The workspace's file types for multi-selects (Query > Document Types), by name. */
 export async function getFileTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const fileTypes = await listFileTypes.call(this, { sortBy: 'name', sortOrder: 'ASC' }, { policy: editorPolicy(this) });
+	const fileTypes = await listFileTypes(this, { sortBy: 'name', sortOrder: 'ASC' }, { policy: editorPolicy(this) });
 	return fileTypes.map((fileType) => ({
 		name: fileTypeLabel(fileType),
 		value: String(fileType.id),
@@ -22,6 +22,6 @@ export async function getFileTypes(this: ILoadOptionsFunctions): Promise<INodePr
 export async function getQueryFields(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const selected = this.getCurrentNodeParameter('documentTypes');
 	const chosen = new Set(Array.isArray(selected) ? selected.map(String) : []);
-	const fileTypes = await listFileTypes.call(this, { sortBy: 'name', sortOrder: 'ASC' }, { policy: editorPolicy(this) });
+	const fileTypes = await listFileTypes(this, { sortBy: 'name', sortOrder: 'ASC' }, { policy: editorPolicy(this) });
 	return queryFieldOptions(fileTypes, chosen);
 }

@@ -4,8 +4,8 @@ import { SUBSCRIPTION_PATH } from '../../../credentials/hosts';
 import type { ApiContext, ItemPolicy } from '../run';
 import type { ApiResponse } from '../transport';
 import { apiRequestWithResponse, idempotencyKey } from '../transport';
-import type { IdForm, IdSource } from './ids';
-import { requireServiceId } from './ids';
+import type { IdForm, IdSource } from '../ids';
+import { requireServiceId } from '../ids';
 
 /**
  * Every endpoint of the Document Extraction API (docs/dev/api-contract.md#endpoints): the one place where
@@ -92,7 +92,7 @@ export async function sendWrite(
 	policy: ItemPolicy,
 	path: string = endpoint.path,
 ): Promise<ApiResponse> {
-	return await apiRequestWithResponse.call(context, {
+	return await apiRequestWithResponse(context, {
 		method: endpoint.method,
 		path,
 		body,

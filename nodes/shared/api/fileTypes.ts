@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { ANSWER_LIMITS, SCHEMA_LIMITS } from '../limits';
-import { PagingGuard } from '../paging';
-import { pagingNodeError } from '../pagingLoop';
+import { PagingGuard, pagingNodeError, walkPages } from '../paging';
 import type { ApiContext } from '../run';
 import { apiRequest, apiRequestAllItems, listAt } from '../transport';
 import { ENDPOINTS, sendWrite } from './endpoints';
@@ -32,9 +31,9 @@ interface FileTypeListOptions {
 }
 
 /** GET /file-type, every page (page and limit; the cursor mode is not used): lists, pickers and lookups. */
-export async function listFileTypes(this: ApiContext, options: FileTypeListOptions, call: ApiCall): Promise<FileType[]> {
-	return await apiRequestAllItems.call(
-		this,
+export async function listFileTypes(context: ApiContext, options: FileTypeListOptions, call: ApiCall): Promise<FileType[]> {
+	return await apiRequestAllItems(
+		context,
 		{
 			...ENDPOINTS.listFileTypes,
 			qs: { sortBy: options.sortBy ?? 'createdAt', sortOrder: options.sortOrder ?? 'ASC' },
@@ -51,7 +50,7 @@ export async function listFileTypes(this: ApiContext, options: FileTypeListOptio
  * as every list.
  */
 export async function findFileType(
-	this: ApiContext,
+	context: ApiContext,
 	matches: (fileType: FileType) => boolean,
 	call: ApiCall,
 ): Promise<FileType | undefined> {
@@ -63,22 +62,27 @@ export async function findFileType(
 		maxRequests: ANSWER_LIMITS.maxPagesWithoutTotal,
 		idOf: (fileType) => (typeof fileType.id === 'string' ? fileType.id : undefined),
 		whatToDo: 'Try again later, or report it to the service.',
-		fail: (problem) => pagingNodeError(this.getNode(), problem, call.policy.itemIndex),
+		fail: (problem) => pagingNodeError(context.getNode(), problem, call.policy.itemIndex),
 	});
-	for (let page = 1; ; page++) {
-		guard.request();
-		const body = await apiRequest.call(this, {
-			...ENDPOINTS.listFileTypes,
-			qs: { sortBy: 'createdAt', sortOrder: 'ASC', page, limit: pageSize },
-			...call,
-		});
-		const { items, total } = extract(body);
-		const verdict = guard.page(items, { total });
-		const found = verdict.fresh.find((fileType) => matches(fileType as FileType));
-		if (found) return found as FileType;
-		if (verdict.problem) throw guard.failure(verdict.problem);
-		if (verdict.last) return undefined;
-	}
+	let found: FileType | undefined;
+	await walkPages(
+		guard,
+		async (page) =>
+			extract(
+				await apiRequest(context, {
+					...ENDPOINTS.listFileTypes,
+					qs: { sortBy: 'createdAt', sortOrder: 'ASC', page, limit: pageSize },
+					...call,
+				}),
+			),
+		{
+			onPage: (fresh) => {
+				found = fresh.find((fileType) => matches(fileType as FileType)) as FileType | undefined;
+				return found !== undefined;
+			},
+		},
+	);
+	return found;
 }
 
 /** PATCH /file-type/approve body: a file type's schema version. */
@@ -89,11 +93,11 @@ export interface FileTypeApproval extends IDataObject {
 
 /** PATCH /file-type/approve. */
 export async function approveFileType(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	body: FileTypeApproval,
 	{ policy }: WriteCall,
 ): Promise<SuccessAnswer> {
-	return (await sendWrite(this, ENDPOINTS.approveFileType, body, policy)).body;
+	return (await sendWrite(context, ENDPOINTS.approveFileType, body, policy)).body;
 }
 
 /** PATCH /schemas body (deprecated by the API): field definitions, each naming a field by id or title. */
@@ -104,9 +108,9 @@ interface SchemaFieldsPatch extends IDataObject {
 
 /** PATCH /schemas (deprecated by the API; it will be removed in a future version). */
 export async function patchSchemaFields(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	body: SchemaFieldsPatch,
 	{ policy }: WriteCall,
 ): Promise<SuccessAnswer> {
-	return (await sendWrite(this, ENDPOINTS.patchSchemaFields, body, policy)).body;
+	return (await sendWrite(context, ENDPOINTS.patchSchemaFields, body, policy)).body;
 }

@@ -74,23 +74,23 @@ function readFilePage(context: ApiContext, body: IDataObject, itemIndex?: number
 }
 
 /** GET /files: one page of the workspace's files. */
-export async function listFiles(this: ApiContext, query: FileListQuery, call: ApiCall): Promise<FilePage> {
-	const body = await apiRequest.call(this, { ...ENDPOINTS.listFiles, qs: fileListQs(query), ...call });
-	return readFilePage(this, body, call.policy.itemIndex);
+export async function listFiles(context: ApiContext, query: FileListQuery, call: ApiCall): Promise<FilePage> {
+	const body = await apiRequest(context, { ...ENDPOINTS.listFiles, qs: fileListQs(query), ...call });
+	return readFilePage(context, body, call.policy.itemIndex);
 }
 
 /** GET /files, page after page (Return All and Limit), each file once. */
 export async function listAllFiles(
-	this: ApiContext,
+	context: ApiContext,
 	query: Omit<FileListQuery, 'page' | 'limit'>,
 	pages: { limit?: number; pageSize?: number },
 	call: ApiCall,
 ): Promise<FileRecord[]> {
-	const files = await apiRequestAllItems.call(
-		this,
+	const files = await apiRequestAllItems(
+		context,
 		{ ...ENDPOINTS.listFiles, qs: fileListQs(query), ...call },
 		{
-			extract: (body) => ({ items: readFilePage(this, body, call.policy.itemIndex).files, total: listAt('files')(body).total }),
+			extract: (body) => ({ items: readFilePage(context, body, call.policy.itemIndex).files, total: listAt('files')(body).total }),
 			...pages,
 		},
 	);
@@ -98,11 +98,11 @@ export async function listAllFiles(
 }
 
 /** The list record of one file (GET /files filtered by its ID); a clear error when absent. */
-export async function getFile(this: ApiContext, fileId: string, call: ApiCall): Promise<FileRecord> {
-	const { files } = await listFiles.call(this, { fileIds: [fileId], page: 1, limit: 1 }, call);
+export async function getFile(context: ApiContext, fileId: string, call: ApiCall): Promise<FileRecord> {
+	const { files } = await listFiles(context, { fileIds: [fileId], page: 1, limit: 1 }, call);
 	const file = files.find((candidate) => candidate.fileId === fileId);
 	if (!file) {
-		const error = new NodeOperationError(this.getNode(), `File ${fileId} was not found in this workspace`, {
+		const error = new NodeOperationError(context.getNode(), `File ${fileId} was not found in this workspace`, {
 			itemIndex: call.policy.itemIndex,
 			description: 'Check the file ID (the API key decides the workspace); the file may have been deleted.',
 		});
@@ -126,12 +126,12 @@ export interface DeleteFilesAnswer extends IDataObject {
 
 /** DELETE /files for one batch (the API recommends at most 100 IDs). */
 export async function deleteFiles(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	fileIds: string[],
 	{ policy }: WriteCall,
 ): Promise<DeleteFilesAnswer> {
 	// An array, as the request sample sends (its prose says a comma string): docs/dev/api-contract.md#delete-body
-	return (await sendWrite(this, ENDPOINTS.deleteFiles, { fileIds }, policy)).body;
+	return (await sendWrite(context, ENDPOINTS.deleteFiles, { fileIds }, policy)).body;
 }
 
 export type ExportStatus = 'completed' | 'empty' | 'error' | 'exporting';
@@ -154,21 +154,21 @@ interface ExportStatusAnswer extends IDataObject {
 
 /** PATCH /files/{fileId}: reports what the user's own system did with a file. */
 export async function reportExportStatus(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	fileId: string,
 	body: ExportStatusReport,
 	{ policy }: WriteCall,
 ): Promise<ExportStatusAnswer> {
-	const path = pathTo(this, ENDPOINTS.reportExportStatus, fileId, { what: 'file ID', source: 'The File parameter' }, policy.itemIndex);
-	return (await sendWrite(this, ENDPOINTS.reportExportStatus, body, policy, path)).body;
+	const path = pathTo(context, ENDPOINTS.reportExportStatus, fileId, { what: 'file ID', source: 'The File parameter' }, policy.itemIndex);
+	return (await sendWrite(context, ENDPOINTS.reportExportStatus, body, policy, path)).body;
 }
 
 /**
  * POST /files/preview: a fresh, short-lived (about one hour) presigned preview URL for a stored
  * file, judged by the URL policy before it is used. Never cached: every call asks the API again.
  */
-export async function createPreviewUrl(this: ApiContext, s3Path: string, call: ApiCall): Promise<ApprovedUrl> {
-	const body = await apiRequest.call(this, {
+export async function createPreviewUrl(context: ApiContext, s3Path: string, call: ApiCall): Promise<ApprovedUrl> {
+	const body = await apiRequest(context, {
 		...ENDPOINTS.createPreviewUrl,
 		body: { s3Path },
 		// The API answers it fresh every time and ignores Idempotency-Key: repeated like a read.
@@ -176,7 +176,7 @@ export async function createPreviewUrl(this: ApiContext, s3Path: string, call: A
 		...call,
 	});
 	if (typeof body.signedUrl !== 'string' || body.signedUrl === '') {
-		throw unexpectedResponse(this, 'the preview request', body, call.policy.itemIndex);
+		throw unexpectedResponse(context, 'the preview request', body, call.policy.itemIndex);
 	}
-	return await approveStorageUrl(this, body.signedUrl, 'preview URL', call.policy);
+	return await approveStorageUrl(context, body.signedUrl, 'preview URL', call.policy);
 }

@@ -8,7 +8,6 @@
  * bounds. Below it, the request path (nodes/shared/transport) sends, bounds, retries and reports.
  *
  *   endpoints.ts  methods and paths, written once; IDs into paths
- *   ids.ts        the ID forms and the check of IDs the service hands back
  *   types.ts      call options and answer readers shared by the modules below
  *   files.ts      GET /files, DELETE /files, PATCH /files/{fileId}, POST /files/preview
  *   uploads.ts    POST /files/upload, multipart initiate and complete, GET /uploads/{uploadId}
@@ -17,10 +16,13 @@
  *   workspace.ts  GET /subscription, GET /project/setting, POST /directories, GET /workflows/{workflowId}
  *   query.ts      POST /query/execute
  *   transfers.ts  presigned storage: the upload's PUT, a part's PUT, a download (each URL approved once)
+ *
+ * The ID forms and the check of IDs the service hands back (../ids.ts) stand on the ground floor, below
+ * this layer and parameters/ alike; they are exported here with the rest for the layer's callers.
  */
 export { ENDPOINTS, endpointName } from './endpoints';
-export type { IdForm, IdSource } from './ids';
-export { ID_FORMS, isId, requireServiceId } from './ids';
+export type { IdForm, IdSource } from '../ids';
+export { ID_FORMS, isId, requireServiceId } from '../ids';
 export { withoutField } from './types';
 export type { DeleteFilesAnswer, ExportStatus, ExportStatusReport, FileListQuery, FilePage, FileRecord } from './files';
 export { FILE_PAGE_SIZE, createPreviewUrl, deleteFiles, getFile, listAllFiles, listFiles, reportExportStatus } from './files';

@@ -39,7 +39,7 @@ function readQueryPage(body: IDataObject, bytes: number): QueryPage {
 }
 
 /** POST /query/execute: one page of rows. The API ignores Idempotency-Key here: repeated like a read. */
-export async function executeQuery(this: ApiContext, body: QueryRequest, call: ApiCall): Promise<QueryPage> {
-	const answer = await apiRequestWithResponse.call(this, { ...ENDPOINTS.executeQuery, body, safeToRepeat: true, ...call });
+export async function executeQuery(context: ApiContext, body: QueryRequest, call: ApiCall): Promise<QueryPage> {
+	const answer = await apiRequestWithResponse(context, { ...ENDPOINTS.executeQuery, body, safeToRepeat: true, ...call });
 	return readQueryPage(answer.body, answer.bytes);
 }

@@ -31,13 +31,13 @@ export interface PartUrl {
  * again), repeated under the retry policy while the URL works.
  */
 export async function putUploadFile(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	target: UploadUrl,
 	source: PayloadSource,
 	call: { contentType: string; label: string; policy: ItemPolicy },
 ): Promise<void> {
-	const url = await approveStorageUrl(this, target.url, 'presigned upload URL', call.policy);
-	await putToStorage.call(this, url, source, {
+	const url = await approveStorageUrl(context, target.url, 'presigned upload URL', call.policy);
+	await putToStorage(context, url, source, {
 		contentType: call.contentType,
 		label: call.label,
 		policy: call.policy,
@@ -50,13 +50,13 @@ export async function putUploadFile(
  * leaves a half-sent upload.
  */
 export async function approvePartUrls(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	urls: readonly string[],
 	validUntil: number,
 	{ policy }: { policy: ItemPolicy },
 ): Promise<PartUrl[]> {
 	const approved: PartUrl[] = [];
-	for (const url of urls) approved.push({ url: await approveStorageUrl(this, url, 'presigned part URL', policy), validUntil });
+	for (const url of urls) approved.push({ url: await approveStorageUrl(context, url, 'presigned part URL', policy), validUntil });
 	return approved;
 }
 
@@ -65,12 +65,12 @@ export async function approvePartUrls(
  * (STORAGE_LIMITS.partRetries) while its URL works; returns its ETag.
  */
 export async function putPart(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	target: PartUrl,
 	part: { bytes: Buffer; size: number },
 	call: { label: string; policy: ItemPolicy },
 ): Promise<{ etag?: string }> {
-	const { etag } = await putToStorage.call(this, target.url, async () => ({ body: part.bytes, contentLength: part.size }), {
+	const { etag } = await putToStorage(context, target.url, async () => ({ body: part.bytes, contentLength: part.size }), {
 		label: call.label,
 		policy: call.policy,
 		validUntil: target.validUntil,
@@ -92,13 +92,13 @@ function allowedDownloadBytes(announcedBytes: unknown): number | undefined {
  * announced bounds it (a little over it); without one, the Max Answer Size.
  */
 export async function downloadFile<T>(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	url: ApprovedUrl,
 	call: { label: string; announcedBytes: unknown; policy: ItemPolicy },
 	consume: (download: StorageDownload) => Promise<T>,
 ): Promise<T> {
-	return await downloadFromStorage.call(
-		this,
+	return await downloadFromStorage(
+		context,
 		url,
 		{ label: call.label, policy: call.policy, maxBytes: allowedDownloadBytes(call.announcedBytes) },
 		consume,

@@ -5,8 +5,8 @@ import type { ApiContext } from '../run';
 import { waitClock } from '../run';
 import { apiRequest, unexpectedResponse } from '../transport';
 import { ENDPOINTS, endpointName, pathTo, sendWrite } from './endpoints';
-import type { IdSource } from './ids';
-import { requireServiceId } from './ids';
+import type { IdSource } from '../ids';
+import { requireServiceId } from '../ids';
 import type { UploadUrl } from './transfers';
 import type { ApiCall, WriteCall } from './types';
 import { withoutField } from './types';
@@ -53,20 +53,20 @@ function isReplayed(headers: IDataObject): boolean {
  * with the same Idempotency-Key (the bytes may have been sent already).
  */
 export async function requestUpload(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	body: UploadRequest,
 	{ policy }: WriteCall,
 ): Promise<{ upload: UploadAnswer; uploadUrl: UploadUrl; replayed: boolean }> {
 	const { itemIndex } = policy;
 	const requestedAt = waitClock.now();
-	const answer = await sendWrite(this, ENDPOINTS.requestUpload, body, policy);
+	const answer = await sendWrite(context, ENDPOINTS.requestUpload, body, policy);
 	const { uploadId, presignedUploadURL } = answer.body;
 	if (typeof uploadId !== 'string' || typeof presignedUploadURL !== 'string') {
-		throw unexpectedResponse(this, 'the upload request', { ...answer.body, presignedUploadURL: undefined }, itemIndex);
+		throw unexpectedResponse(context, 'the upload request', { ...answer.body, presignedUploadURL: undefined }, itemIndex);
 	}
 	// Checked before any byte is sent: the upload ID goes into the status path.
 	const source = { what: 'upload ID', source: `The upload request's answer (${endpointName(ENDPOINTS.requestUpload)})` };
-	requireServiceId(this, uploadId, 'uuid', source, itemIndex);
+	requireServiceId(context, uploadId, 'uuid', source, itemIndex);
 	return {
 		upload: withoutField(answer.body, 'presignedUploadURL') as UploadAnswer,
 		uploadUrl: { url: presignedUploadURL, validUntil: requestedAt + STORAGE_LIMITS.uploadUrlLifetimeMs },
@@ -94,15 +94,15 @@ interface MultipartInitiation extends IDataObject {
 }
 
 export async function initiateMultipartUpload(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	body: MultipartUploadRequest,
 	{ policy }: WriteCall,
 ): Promise<{ initiation: MultipartInitiation; replayed: boolean; partsValidUntil: number }> {
 	const requestedAt = waitClock.now();
-	const answer = await sendWrite(this, ENDPOINTS.initiateMultipartUpload, body, policy);
+	const answer = await sendWrite(context, ENDPOINTS.initiateMultipartUpload, body, policy);
 	const initiation = answer.body;
 	if (typeof initiation.id !== 'string' || typeof initiation.key !== 'string') {
-		throw unexpectedResponse(this, 'the multipart upload request', withoutField(initiation, 'presignedUrls'), policy.itemIndex);
+		throw unexpectedResponse(context, 'the multipart upload request', withoutField(initiation, 'presignedUrls'), policy.itemIndex);
 	}
 	return {
 		initiation: initiation as MultipartInitiation,
@@ -120,20 +120,20 @@ interface MultipartCompletion extends IDataObject {
 
 /** POST /files/upload/multipart/complete; an answer with `success: false` fails. */
 export async function completeMultipartUpload(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	body: MultipartCompletion,
 	{ policy }: WriteCall,
 ): Promise<IDataObject> {
-	const { body: completion } = await sendWrite(this, ENDPOINTS.completeMultipartUpload, body, policy);
+	const { body: completion } = await sendWrite(context, ENDPOINTS.completeMultipartUpload, body, policy);
 	if (completion.success === false) {
-		throw unexpectedResponse(this, 'the completion of the multipart upload', completion, policy.itemIndex);
+		throw unexpectedResponse(context, 'the completion of the multipart upload', completion, policy.itemIndex);
 	}
 	return completion;
 }
 
 /**
  * GET /uploads/{uploadId} answer: the upload's step records, and its files (for a ZIP, one
- * record per member). Read by helpers/uploadStatus.ts.
+ * record per member). Read by nodes/shared/uploadStatus.ts.
  */
 export interface UploadStatus extends IDataObject {
 	statuses?: IDataObject[];
@@ -145,14 +145,14 @@ export interface UploadStatus extends IDataObject {
  * check where they got it, naming the answer; this is the last check before the path).
  */
 export async function getUploadStatus(
-	this: ApiContext,
+	context: ApiContext,
 	uploadId: string,
 	call: ApiCall & { idSource?: IdSource },
 ): Promise<UploadStatus> {
 	const { idSource = { what: 'upload ID', source: 'The service' }, policy, deadline } = call;
-	return await apiRequest.call(this, {
+	return await apiRequest(context, {
 		method: ENDPOINTS.getUploadStatus.method,
-		path: pathTo(this, ENDPOINTS.getUploadStatus, uploadId, idSource, policy.itemIndex),
+		path: pathTo(context, ENDPOINTS.getUploadStatus, uploadId, idSource, policy.itemIndex),
 		policy,
 		deadline,
 	});

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { ApiContext } from '../run';
 import { apiRequestAllItems } from '../transport';
 import { ENDPOINTS, pathTo, sendWrite } from './endpoints';
-import type { IdSource } from './ids';
+import type { IdSource } from '../ids';
 import type { ApiCall, SuccessAnswer, WriteCall } from './types';
 
 /** One extracted field of a form (docs/dev/api-contract.md#read-values). */
@@ -34,16 +34,16 @@ const FILE_RECORD: IdSource = { what: 'file ID', source: 'A file record the serv
  * `idSource`, where it came from.
  */
 export async function getFormValues(
-	this: ApiContext,
+	context: ApiContext,
 	fileId: string,
 	call: ApiCall & { idSource?: IdSource },
 ): Promise<FormValue[]> {
 	const { idSource = FILE_RECORD, policy, deadline } = call;
-	return await apiRequestAllItems.call(
-		this,
+	return await apiRequestAllItems(
+		context,
 		{
 			method: ENDPOINTS.getFormValues.method,
-			path: pathTo(this, ENDPOINTS.getFormValues, fileId, idSource, policy.itemIndex),
+			path: pathTo(context, ENDPOINTS.getFormValues, fileId, idSource, policy.itemIndex),
 			qs: { includeFullTableData: true },
 			policy,
 			deadline,
@@ -73,14 +73,14 @@ export interface FieldValue {
  * `value: null` clearing a field (docs/dev/api-contract.md#update-values-body).
  */
 export async function updateFormValues(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	fileId: string,
 	fields: FieldValue[],
 	{ policy }: WriteCall,
 ): Promise<IDataObject> {
 	const body: IDataObject = { fields: fields.map(({ title, value }) => ({ title, value })) as IDataObject[] };
-	const path = pathTo(this, ENDPOINTS.updateFormValues, fileId, { what: 'file ID', source: 'The File parameter' }, policy.itemIndex);
-	return (await sendWrite(this, ENDPOINTS.updateFormValues, body, policy, path)).body;
+	const path = pathTo(context, ENDPOINTS.updateFormValues, fileId, { what: 'file ID', source: 'The File parameter' }, policy.itemIndex);
+	return (await sendWrite(context, ENDPOINTS.updateFormValues, body, policy, path)).body;
 }
 
 /** The notification a rerun sends on completion, and the entity and action it reports. */
@@ -108,9 +108,9 @@ export interface RerunRequest extends IDataObject {
 
 /** PATCH /files/schema/rerun: form filling of a file again, against its current schema version. */
 export async function rerunExtraction(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	body: RerunRequest,
 	{ policy }: WriteCall,
 ): Promise<SuccessAnswer> {
-	return (await sendWrite(this, ENDPOINTS.rerunExtraction, body, policy)).body;
+	return (await sendWrite(context, ENDPOINTS.rerunExtraction, body, policy)).body;
 }

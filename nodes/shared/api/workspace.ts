@@ -16,9 +16,9 @@ interface Subscription extends IDataObject {
 }
 
 /** GET /subscription. */
-export async function getSubscription(this: ApiContext, call: ApiCall): Promise<Subscription> {
-	const body = await apiRequest.call(this, { ...ENDPOINTS.getSubscription, ...call });
-	return objectAt<Subscription>(this, body, 'subscription', 'the subscription request', call.policy.itemIndex);
+export async function getSubscription(context: ApiContext, call: ApiCall): Promise<Subscription> {
+	const body = await apiRequest(context, { ...ENDPOINTS.getSubscription, ...call });
+	return objectAt<Subscription>(context, body, 'subscription', 'the subscription request', call.policy.itemIndex);
 }
 
 /** The project settings (docs/dev/api-contract.md#subscription-and-project-settings). */
@@ -30,8 +30,8 @@ interface ProjectSettings extends IDataObject {
 }
 
 /** GET /project/setting: the settings object itself, as answered. */
-export async function getProjectSettings(this: ApiContext, call: ApiCall): Promise<ProjectSettings> {
-	return await apiRequest.call(this, { ...ENDPOINTS.getProjectSettings, ...call });
+export async function getProjectSettings(context: ApiContext, call: ApiCall): Promise<ProjectSettings> {
+	return await apiRequest(context, { ...ENDPOINTS.getProjectSettings, ...call });
 }
 
 /** POST /directories body. */
@@ -53,12 +53,12 @@ interface Directory extends IDataObject {
 
 /** POST /directories: the created directory. */
 export async function createDirectory(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	body: DirectoryRequest,
 	{ policy }: WriteCall,
 ): Promise<Directory> {
-	const { body: answer } = await sendWrite(this, ENDPOINTS.createDirectory, body, policy);
-	return objectAt<Directory>(this, answer, 'directory', 'the directory creation', policy.itemIndex);
+	const { body: answer } = await sendWrite(context, ENDPOINTS.createDirectory, body, policy);
+	return objectAt<Directory>(context, answer, 'directory', 'the directory creation', policy.itemIndex);
 }
 
 /** A workflow (docs/dev/api-contract.md#workflow) with its step summaries. */
@@ -70,11 +70,11 @@ interface Workflow extends IDataObject {
 }
 
 /** GET /workflows/{workflowId}. */
-export async function getWorkflow(this: ApiContext, workflowId: string, call: ApiCall): Promise<Workflow> {
-	const body = await apiRequest.call(this, {
+export async function getWorkflow(context: ApiContext, workflowId: string, call: ApiCall): Promise<Workflow> {
+	const body = await apiRequest(context, {
 		method: ENDPOINTS.getWorkflow.method,
-		path: pathTo(this, ENDPOINTS.getWorkflow, workflowId, { what: 'workflow ID', source: 'The Workflow parameter' }, call.policy.itemIndex),
+		path: pathTo(context, ENDPOINTS.getWorkflow, workflowId, { what: 'workflow ID', source: 'The Workflow parameter' }, call.policy.itemIndex),
 		...call,
 	});
-	return objectAt<Workflow>(this, body, 'workflow', 'the workflow request', call.policy.itemIndex);
+	return objectAt<Workflow>(context, body, 'workflow', 'the workflow request', call.policy.itemIndex);
 }

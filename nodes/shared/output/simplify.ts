@@ -4,9 +4,9 @@ import type { IDataObject } from 'n8n-workflow';
  * Output shaping ("Simplify"): a form's values (simplifyForm.ts) and a file record.
  */
 
-export type { SimplifyMeter } from './uniqueNames';
+export type { SimplifyMeter } from '../uniqueNames';
 export { NOT_SHOWN_MARKER, SIMPLIFY_NOTES_KEY, simplifyFormValue } from './simplifyForm';
-export { uniqueNames } from './uniqueNames';
+export { uniqueNames } from '../uniqueNames';
 
 /**
  * What "Simplify" keeps of a file record (File > Get Many): what a person or a model needs to pick

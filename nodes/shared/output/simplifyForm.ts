@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { OUTPUT_LIMITS } from '../limits';
-import type { SimplifyMeter } from './uniqueNames';
-import { uniqueNames } from './uniqueNames';
+import type { SimplifyMeter } from '../uniqueNames';
+import { uniqueNames } from '../uniqueNames';
 
 /**
  * Simplify of extracted values: a form's fields become `{ field title: value }` and a table

@@ -20,15 +20,15 @@ export function simplifiedForm(context: Pick<ApiContext, 'getNode'>, formValue: 
  * object when the file has one form; else the raw form records as `formValues`.
  */
 export async function valuesField(
-	this: ApiContext,
+	context: ApiContext,
 	fileId: string,
 	policy: RequestPolicy,
 	simplify: boolean,
 	idSource?: IdSource,
 	deadline?: Deadline,
 ): Promise<IDataObject> {
-	const forms = await getFormValues.call(this, fileId, { policy, idSource, deadline });
+	const forms = await getFormValues(context, fileId, { policy, idSource, deadline });
 	if (!simplify) return { formValues: forms };
-	const simplified = forms.map((form) => simplifiedForm(this, form));
+	const simplified = forms.map((form) => simplifiedForm(context, form));
 	return { values: simplified.length === 1 ? simplified[0] : simplified };
 }

@@ -1,5 +1,5 @@
-import type { IdForm } from '../api/ids';
-import { ID_FORMS, isId } from '../api/ids';
+import type { IdForm } from '../ids';
+import { ID_FORMS, isId } from '../ids';
 import type { ApiContext } from '../run/context';
 import { requireTextList } from './lists';
 import { invalidParameter } from './message';
@@ -7,7 +7,7 @@ import { textOf } from './text';
 
 /**
  * Parameters that hold an ID or a list of IDs, checked before any request. The ID forms are the
- * API layer's (api/ids.ts, a file that imports nothing of the layer), so a typed ID and an ID the
+ * API layer's (nodes/shared/ids.ts, on the ground floor below both), so a typed ID and an ID the
  * service answers pass the same check.
  */
 

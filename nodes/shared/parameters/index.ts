@@ -23,7 +23,7 @@
  * credentials/ imports nothing from nodes/.
  *
  * Layer rule: this module imports only n8n-workflow, luxon, credentials/, run/context.ts and the
- * ID forms (api/ids.ts), never the API layer's entry, the request path or the run scope, so that
+ * ID forms (../ids.ts), never the API layer's entry, the request path or the run scope, so that
  * every layer above the API layer can check through it without an import circle.
  */
 export { readParameter } from './read';

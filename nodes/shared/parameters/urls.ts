@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 
-import { hasInvisibleOrControl, isLoopbackHostname, parseUrl } from '../../../credentials/urlPolicy';
+import { isLoopbackHostname } from '../../../credentials/hostKinds';
+import { hasInvisibleOrControl, parseUrl } from '../../../credentials/urlPolicy';
 import { shown } from '../../../credentials/shown';
 import type { ApiContext } from '../run/context';
 import { textOf } from './text';

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { uniqueNames } from '../output/simplify';
+import { uniqueNames } from '../uniqueNames';
 
 /**
  * A file's fields as the node reads them, from a file type's schema field definitions
@@ -25,6 +25,8 @@ export interface SchemaField {
 	repeated: boolean;
 	/** A table's columns (never themselves tables: a column with child fields reads as an object). */
 	columns: SchemaField[];
+	/** The value a file holds for the field, as the service sent it (read from a file's values; absent for a file type's definitions). */
+	current?: unknown;
 }
 
 const KINDS: Readonly<Record<string, FieldKind>> = {
@@ -77,6 +79,7 @@ function readList(raw: unknown, tablesAllowed: boolean): SchemaField[] {
 			readOnly: isReadOnlyField(record),
 			repeated: (count.get(titles[index]) ?? 0) > 1,
 			columns: kind === 'table' ? readList(record.items, false) : [],
+			...('value' in record ? { current: record.value } : {}),
 		};
 	});
 }

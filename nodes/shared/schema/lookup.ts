@@ -55,7 +55,7 @@ function currentVersion(fileType: FileType): IDataObject {
 /** The fields of the file type whose current schema version is `schemaId`; none when no file type has it (an older version). */
 async function fieldsOfSchema(context: ApiContext, schemaId: string, policy: RequestPolicy): Promise<SchemaField[]> {
 	return await cached(context, `schema ${schemaId}`, async () => {
-		const fileType = await findFileType.call(context, (candidate) => currentVersion(candidate).id === schemaId, { policy });
+		const fileType = await findFileType(context, (candidate) => currentVersion(candidate).id === schemaId, { policy });
 		return fileType ? readFields(currentVersion(fileType).fields) : [];
 	});
 }
@@ -63,7 +63,7 @@ async function fieldsOfSchema(context: ApiContext, schemaId: string, policy: Req
 /** The file's schema ID (its file record's schemaId), when it is one. */
 async function schemaIdOfFile(context: ApiContext, fileId: string, policy: RequestPolicy): Promise<string | undefined> {
 	return await cached(context, `file ${fileId}`, async () => {
-		const file = await getFile.call(context, fileId, { policy });
+		const file = await getFile(context, fileId, { policy });
 		return typeof file.schemaId === 'string' && isId(file.schemaId, 'objectId') ? file.schemaId : undefined;
 	});
 }
@@ -74,7 +74,7 @@ async function schemaIdOfFile(context: ApiContext, fileId: string, policy: Reque
  * types until the one whose current schema version it is). Fails when the file has no values yet.
  */
 export async function fileFields(context: ApiContext, fileId: string, policy: RequestPolicy): Promise<SchemaField[]> {
-	const forms = await getFormValues.call(context, fileId, { policy, idSource: { what: 'file ID', source: 'The File parameter' } });
+	const forms = await getFormValues(context, fileId, { policy, idSource: { what: 'file ID', source: 'The File parameter' } });
 	if (forms.length === 0 || !Array.isArray(forms[0].fields)) {
 		throw new NodeOperationError(context.getNode(), `File ${fileId} has no extracted values yet`, {
 			itemIndex: policy.itemIndex,
@@ -89,7 +89,7 @@ export async function fileFields(context: ApiContext, fileId: string, policy: Re
 /** The fields of the file type `fileTypeId`'s current schema version; fails when the workspace has no such file type. */
 export async function fileTypeFields(context: ApiContext, fileTypeId: string, policy: RequestPolicy): Promise<SchemaField[]> {
 	return await cached(context, `file type ${fileTypeId}`, async () => {
-		const fileType = await findFileType.call(context, (candidate) => candidate.id === fileTypeId, { policy });
+		const fileType = await findFileType(context, (candidate) => candidate.id === fileTypeId, { policy });
 		if (!fileType) {
 			throw new NodeOperationError(context.getNode(), `File type ${fileTypeId} was not found in this workspace`, {
 				itemIndex: policy.itemIndex,

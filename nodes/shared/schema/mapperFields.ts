@@ -2,6 +2,7 @@ import type { FieldType, IDataObject, INode, ResourceMapperField } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { SCHEMA_LIMITS } from '../limits';
+import { convertValue, isEmptyValue } from './convert';
 import type { SchemaField } from './fields';
 
 /**
@@ -49,10 +50,29 @@ function displayNameOf(field: SchemaField): string {
 	return notes.length ? `${field.name} (${notes.join('; ')})` : field.name;
 }
 
+const START_VALUE_KINDS: ReadonlySet<SchemaField['kind']> = new Set(['string', 'number', 'boolean', 'date']);
+
+/**
+ * What a field the user adds to the mapper starts from (n8n's `defaultValue`): the file's current
+ * value, read by the one converter as a write would take it (text, a number, true/false, a date,
+ * one of a choice's values). None for a file type's fields, an object or a table (the editor's
+ * start value is a single text, number or true/false), a read-only field, a value the converter
+ * does not take, or text longer than SCHEMA_LIMITS.maxMapperStartValueChars.
+ */
+function startValue(field: SchemaField, readOnly: boolean): string | number | boolean | undefined {
+	if (readOnly || !START_VALUE_KINDS.has(field.kind) || isEmptyValue(field.current)) return undefined;
+	const converted = convertValue(field.current, field, true);
+	if (!converted.ok) return undefined;
+	const { value } = converted;
+	if (typeof value === 'string') return value.length <= SCHEMA_LIMITS.maxMapperStartValueChars ? value : undefined;
+	return typeof value === 'number' || typeof value === 'boolean' ? value : undefined;
+}
+
 /** The mapper's field for one of the file's fields. */
 function mapperField(field: SchemaField): ResourceMapperField {
 	const type = mapperType(field);
 	const readOnly = field.readOnly || field.repeated;
+	const defaultValue = startValue(field, readOnly);
 	return {
 		id: field.name,
 		displayName: displayNameOf(field),
@@ -62,6 +82,7 @@ function mapperField(field: SchemaField): ResourceMapperField {
 		display: true,
 		type,
 		...(type === 'options' ? { options: field.enumValues.map((value) => ({ name: value, value })) } : {}),
+		...(defaultValue !== undefined ? { defaultValue } : {}),
 		// As Airtable shows computed fields: listed under "Add field", its input disabled.
 		...(readOnly ? { readOnly: true, removed: true } : {}),
 	};

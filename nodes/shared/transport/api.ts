@@ -106,12 +106,12 @@ const REDIRECT_ADVICE =
  * which n8n's helper is given instead of reading it again.
  */
 export async function apiRequestWithResponse(
-	this: ApiContext,
+	context: ApiContext,
 	request: ApiRequest,
 ): Promise<ApiResponse> {
 	const { policy } = request;
 	const { itemIndex } = policy;
-	const { base, secrets, credentials, gate } = await connectionFor(this, itemIndex);
+	const { base, secrets, credentials, gate } = await connectionFor(context, itemIndex);
 	const path = `${API_PATH_PREFIX}${request.path}`;
 	const url = `${base.url}${path}`;
 
@@ -126,7 +126,7 @@ export async function apiRequestWithResponse(
 		const watch = new TransferWatch({ deadlineMs: timeoutMs, cancelSignal: policy.cancelSignal });
 		let result;
 		try {
-			result = await send(this, {
+			result = await send(context, {
 				method: request.method,
 				url,
 				qs: request.qs,
@@ -140,18 +140,18 @@ export async function apiRequestWithResponse(
 			watch.stop();
 		}
 		if (!result.ok && (result.failure === 'network' || result.failure === 'aborted')) {
-			if (isCancelled(this) || (result.failure === 'aborted' && result.reason === 'cancelled')) {
-				return { ok: false, failure: { kind: 'failed', repeatable: false, giveUp: () => cancelledError(this) } };
+			if (isCancelled(context) || (result.failure === 'aborted' && result.reason === 'cancelled')) {
+				return { ok: false, failure: { kind: 'failed', repeatable: false, giveUp: () => cancelledError(context) } };
 			}
 			const timedOut = result.failure === 'aborted';
 			const error = result.failure === 'network' ? result.error : undefined;
 			// A fresh error: the one n8n's helper threw holds the request (and its key) as its cause.
 			const giveUp = (note?: string) =>
-				buildNetworkError(this.getNode(), {
+				buildNetworkError(context.getNode(), {
 					method: request.method,
 					url,
 					code: timedOut ? 'TIMEOUT' : networkErrorCode(error),
-					cause: `${timedOut ? `no complete answer within ${Math.round(timeoutMs / 1000)} s` : redact((error as Error)?.message ?? 'unknown error', secretsOf(this).concat(secrets))}${note ? `\n${note}` : ''}`,
+					cause: `${timedOut ? `no complete answer within ${Math.round(timeoutMs / 1000)} s` : redact((error as Error)?.message ?? 'unknown error', secretsOf(context).concat(secrets))}${note ? `\n${note}` : ''}`,
 					attempts: attemptNumber,
 					itemIndex,
 					secrets,
@@ -166,7 +166,7 @@ export async function apiRequestWithResponse(
 		if (!result.ok) {
 			const tooLarge = result;
 			const giveUp = () =>
-				cap ? cap.tooLarge() : tooLargeError(this.getNode(), {
+				cap ? cap.tooLarge() : tooLargeError(context.getNode(), {
 					what: `The API's answer to ${request.method} ${path}`,
 					limitBytes: tooLarge.limitBytes,
 					itemIndex,
@@ -189,7 +189,7 @@ export async function apiRequestWithResponse(
 			};
 		}
 		if (status >= 300 && status < 400) {
-			const redirect = buildRedirectError(this.getNode(), {
+			const redirect = buildRedirectError(context.getNode(), {
 				statusCode: status,
 				location: answer.headers.location,
 				what: `The API (${request.method} ${path})`,
@@ -200,7 +200,7 @@ export async function apiRequestWithResponse(
 			return { ok: false, failure: { kind: 'failed', repeatable: false, giveUp: () => redirect } };
 		}
 		const giveUp = (note?: string) =>
-			buildApiError(this.getNode(), {
+			buildApiError(context.getNode(), {
 				statusCode: status,
 				statusMessage: answer.statusMessage,
 				body,
@@ -229,11 +229,11 @@ export async function apiRequestWithResponse(
 
 	return await withRetries(
 		{
-			context: this,
+			context,
 			policy,
 			gate,
 			gateRefusal: (waitMs) =>
-				buildApiError(this.getNode(), {
+				buildApiError(context.getNode(), {
 					statusCode: 429,
 					body: {
 						detail: `Another request with this API key was answered HTTP 429, and the pause it asked for (${Math.ceil(waitMs / 1000)} s more) is longer than this item may still wait`,
@@ -250,8 +250,8 @@ export async function apiRequestWithResponse(
 }
 
 /** apiRequestWithResponse, returning only the parsed body. */
-export async function apiRequest(this: ApiContext, request: ApiRequest): Promise<IDataObject> {
-	const response = await apiRequestWithResponse.call(this, request);
+export async function apiRequest(context: ApiContext, request: ApiRequest): Promise<IDataObject> {
+	const response = await apiRequestWithResponse(context, request);
 	return response.body;
 }
 

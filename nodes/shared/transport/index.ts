@@ -16,7 +16,7 @@
  *   secrets.ts        redaction of keys and signatures; errors.ts the errors a person reads
  *   returnedUrls.ts   URLs the API hands back; idempotency.ts Idempotency-Key values
  *
- * Below it: ../run (the request policy, run scope, stopping, the wait clock), ../limits.ts (every
+ * Below it: ../run (the request policy, run scope, stopping, the wait clock), ../limits (every
  * bound and default), ../text.ts (service text made short).
  */
 export { CREDENTIAL_TYPE } from './http';

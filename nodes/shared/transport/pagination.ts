@@ -4,8 +4,7 @@ import type { ApiRequest } from './api';
 import { apiRequestWithResponse } from './api';
 import type { ApiContext } from '../run/context';
 import { ANSWER_LIMITS } from '../limits';
-import { PagingGuard } from '../paging';
-import { pagingNodeError, readPages } from '../pagingLoop';
+import { PagingGuard, pagingNodeError, readPages } from '../paging';
 
 interface PageOf {
 	items: IDataObject[];
@@ -42,7 +41,7 @@ function defaultIdOf(item: IDataObject): string | undefined {
 /**
  * Page/limit pagination for Return All and Limit: requests page 1, 2, … with `limit` = page size
  * until a page comes back short or empty, the total is reached, or `limit` items are collected.
- * The paging guard (nodes/shared/paging.ts) never trusts the service to end it: a page that brings
+ * The paging guard (nodes/shared/paging/) never trusts the service to end it: a page that brings
  * no item it has not seen (or the same content again) fails clearly; with a total, it never sends
  * more than total / page size + 1 requests; without one, at most ANSWER_LIMITS.maxPagesWithoutTotal.
  * Duplicates across pages are returned once. The answers of all its pages together read at most
@@ -50,7 +49,7 @@ function defaultIdOf(item: IDataObject): string | undefined {
  * was read.
  */
 export async function apiRequestAllItems(
-	this: ApiContext,
+	context: ApiContext,
 	request: ApiRequest,
 	options: PaginationOptions,
 ): Promise<IDataObject[]> {
@@ -67,10 +66,10 @@ export async function apiRequestAllItems(
 		idOf: options.idOf ?? defaultIdOf,
 		whatToDo: 'Try again later, or report it to the service.',
 		whatToDoAtCap: 'Turn off Return All and set a Limit, or narrow the list with its filters.',
-		fail: (problem) => pagingNodeError(this.getNode(), problem, request.policy.itemIndex),
+		fail: (problem) => pagingNodeError(context.getNode(), problem, request.policy.itemIndex),
 	});
 	return await readPages(guard, async (page, bytesLeft) => {
-		const response = await apiRequestWithResponse.call(this, {
+		const response = await apiRequestWithResponse(context, {
 			...request,
 			qs: { ...(request.qs ?? {}), page, limit: pageSize },
 			answerCap: { maxBytes: bytesLeft, tooLarge: () => guard.failure(guard.sizeProblem()) },

@@ -5,14 +5,9 @@
  * credentials/urlPolicy.ts, shared with the credential; every decision is made on the result of
  * the WHATWG URL parser, never on a pattern over the text.
  */
+import { internalHostReason, isLoopbackHostname } from '../../../credentials/hostKinds';
 import type { ApprovedBaseUrl } from '../../../credentials/urlPolicy';
-import {
-	UrlPolicyError,
-	hasInvisibleOrControl,
-	internalHostReason,
-	isLoopbackHostname,
-	parseUrl,
-} from '../../../credentials/urlPolicy';
+import { UrlPolicyError, hasInvisibleOrControl, parseUrl } from '../../../credentials/urlPolicy';
 
 export { UrlPolicyError };
 export type { ApprovedBaseUrl };

@@ -138,20 +138,20 @@ async function withStorageRetries<T>(
  * Retry-After, as the retry policy decides; each attempt opens the payload again.
  */
 export async function putToStorage(
-	this: ApiContext,
+	context: ApiContext,
 	url: ApprovedUrl,
 	source: PayloadSource,
 	options: StoragePutOptions,
 ): Promise<StoragePutResult> {
 	const approved = url.href;
-	return await withStorageRetries(this, approved, options, async (limits) => {
+	return await withStorageRetries(context, approved, options, async (limits) => {
 		const payload = await source();
 		const watch = storageWatch(options, limits);
 		if (Buffer.isBuffer(payload.body)) watch.allowMemoryBody(payload.contentLength);
 		else watch.watch(payload.body);
 		let result: SendResult;
 		try {
-			result = await send(this, {
+			result = await send(context, {
 				method: 'PUT',
 				url: approved,
 				headers: {
@@ -177,9 +177,9 @@ export async function putToStorage(
 		}
 		if (!result.ok) {
 			(payload.body as { destroy?: () => void }).destroy?.();
-			return { ok: false, failure: attemptFailure(this, 'PUT', approved, options, result, watch, limits) };
+			return { ok: false, failure: attemptFailure(context, 'PUT', approved, options, result, watch, limits) };
 		}
-		return judgeStorageAnswer(this, approved, options, result.answer, (answer) => stored(answer.headers, answer.statusCode));
+		return judgeStorageAnswer(context, approved, options, result.answer, (answer) => stored(answer.headers, answer.statusCode));
 	});
 }
 
@@ -199,7 +199,7 @@ export interface StorageDownload {
  * the policy like one that got no answer.
  */
 export async function downloadFromStorage<T>(
-	this: ApiContext,
+	context: ApiContext,
 	url: ApprovedUrl,
 	options: StorageDownloadOptions,
 	consume: (download: StorageDownload) => Promise<T>,
@@ -207,12 +207,12 @@ export async function downloadFromStorage<T>(
 	const approved = url.href;
 	const maxBytes = options.maxBytes ?? options.policy.maxAnswerBytes;
 	const capped = { ...options, maxBytes, announced: options.maxBytes !== undefined };
-	return await withStorageRetries(this, approved, capped, async (limits): Promise<AttemptResult<T>> => {
+	return await withStorageRetries(context, approved, capped, async (limits): Promise<AttemptResult<T>> => {
 		const watch = storageWatch(capped, limits, maxBytes);
 		try {
-			const result = await send(this, { method: 'GET', url: approved, headers: {}, watch, answer: { mode: 'stream' } });
+			const result = await send(context, { method: 'GET', url: approved, headers: {}, watch, answer: { mode: 'stream' } });
 			if (!result.ok) {
-				return { ok: false, failure: attemptFailure(this, 'GET', approved, capped, result, watch, limits) };
+				return { ok: false, failure: attemptFailure(context, 'GET', approved, capped, result, watch, limits) };
 			}
 			const length = Number(result.answer.headers['content-length']);
 			if (result.answer.stream && Number.isFinite(length) && length > maxBytes) {
@@ -224,9 +224,9 @@ export async function downloadFromStorage<T>(
 					statusCode: result.answer.statusCode,
 					headers: result.answer.headers,
 				};
-				return { ok: false, failure: attemptFailure(this, 'GET', approved, capped, tooLarge, watch, limits) };
+				return { ok: false, failure: attemptFailure(context, 'GET', approved, capped, tooLarge, watch, limits) };
 			}
-			const judged = judgeStorageAnswer(this, approved, capped, result.answer, (answer): StorageDownload => ({
+			const judged = judgeStorageAnswer(context, approved, capped, result.answer, (answer): StorageDownload => ({
 				body: answer.stream as NodeJS.ReadableStream,
 				headers: answer.headers,
 				contentType: typeof answer.headers['content-type'] === 'string' ? answer.headers['content-type'] : undefined,
@@ -240,7 +240,7 @@ export async function downloadFromStorage<T>(
 				const failed: Exclude<SendResult, { ok: true }> = watch.reason
 					? { ok: false, failure: 'aborted', reason: watch.reason }
 					: { ok: false, failure: 'network', error };
-				return { ok: false, failure: attemptFailure(this, 'GET', approved, capped, failed, watch, limits) };
+				return { ok: false, failure: attemptFailure(context, 'GET', approved, capped, failed, watch, limits) };
 			}
 		} finally {
 			watch.stop();

@@ -60,5 +60,5 @@ export async function execute(
 	const text = optionalText(this, itemIndex, 'Description', this.getNodeParameter('description', itemIndex, ''), true);
 	if (text) body.description = text;
 
-	return [{ json: await createDirectory.call(this, body, { policy }) }];
+	return [{ json: await createDirectory(this, body, { policy }) }];
 }

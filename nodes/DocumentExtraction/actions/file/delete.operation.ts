@@ -114,8 +114,7 @@ export async function execute(
 	let anyDeleted = false;
 	for (let start = 0; start < fileIds.length; start += DELETE_BATCH_SIZE) {
 		const batch = fileIds.slice(start, start + DELETE_BATCH_SIZE);
-		const outcome = await deleteFiles
-			.call(this, batch, { policy })
+		const outcome = await deleteFiles(this, batch, { policy })
 			// The failure (always a NodeApiError or NodeOperationError from the transport) is kept
 			// as a value: after files were deleted, it is reported on the files of this batch.
 			.then(

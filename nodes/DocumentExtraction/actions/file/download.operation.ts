@@ -47,7 +47,7 @@ export async function execute(
 	const { fileId, file, signedUrl } = await fileWithPreviewUrl.call(this, policy);
 	const fileName = binaryFileName(file.fileName, fileId);
 	// (.call loses the generic: the consumer below returns the binary data.)
-	const binary = (await downloadFile.call(
+	const binary = (await downloadFile(
 		this,
 		signedUrl,
 		// The record's size bounds the download (a little over it); unknown: the Max Answer Size.

@@ -114,6 +114,6 @@ export async function execute(
 
 	const limit = resultLimit(this, itemIndex);
 	const simplify = requireBoolean(this, itemIndex, 'Simplify', this.getNodeParameter('simplify', itemIndex, false));
-	const files = await listAllFiles.call(this, query, { limit, pageSize: limit }, { policy });
+	const files = await listAllFiles(this, query, { limit, pageSize: limit }, { policy });
 	return files.map((file) => ({ json: simplify ? simplifyFile(file) : withLeadingKeys(file) }));
 }

@@ -5,7 +5,7 @@ import { getUploadStatus } from '../../../shared/api';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { uploadIdParameter } from '../../descriptions/common';
 import { requireUuid } from '../../../shared/parameters';
-import { readUploadStatus } from '../../helpers/uploadStatus';
+import { readUploadStatus } from '../../../shared/uploadStatus';
 import type { ItemPolicy } from '../../../shared/run';
 
 const properties: INodeProperties[] = [uploadIdParameter, optionsCollection()];
@@ -25,7 +25,7 @@ export async function execute(
 		'Upload ID',
 		this.getNodeParameter('uploadId', itemIndex),
 	);
-	const status = await getUploadStatus.call(this, uploadId, { policy });
+	const status = await getUploadStatus(this, uploadId, { policy });
 	const progress = readUploadStatus(status, false);
 	return [
 		{

@@ -24,6 +24,6 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const fileId = readFileId(this, itemIndex);
 	const simplify = requireBoolean(this, itemIndex, 'Simplify', this.getNodeParameter('simplify', itemIndex, true));
-	const forms = await getFormValues.call(this, fileId, { policy });
+	const forms = await getFormValues(this, fileId, { policy });
 	return forms.map((form) => ({ json: simplify ? simplifiedForm(this, form) : withLeadingKeys(form, FORM_LEADING_KEYS) }));
 }

@@ -27,11 +27,11 @@ export async function fileWithPreviewUrl(
 ): Promise<{ fileId: string; file: FileRecord; signedUrl: ApprovedUrl }> {
 	const { itemIndex } = policy;
 	const fileId = readFileId(this, itemIndex);
-	const file = await getFile.call(this, fileId, { policy });
+	const file = await getFile(this, fileId, { policy });
 	const s3Path = file.fileStoragePath;
 	if (typeof s3Path !== 'string' || s3Path === '') {
 		throw unexpectedResponse(this, `file ${String(file.fileId)} without a storage path`, file, itemIndex);
 	}
-	const signedUrl = await createPreviewUrl.call(this, s3Path, { policy });
+	const signedUrl = await createPreviewUrl(this, s3Path, { policy });
 	return { fileId, file, signedUrl };
 }

@@ -92,7 +92,7 @@ export async function execute(
 		'messages, one per line, or an array of texts',
 	);
 	if (messages.length > 0) body.integrationExportMessages = messages;
-	const answer = await reportExportStatus.call(this, fileId, body, { policy });
+	const answer = await reportExportStatus(this, fileId, body, { policy });
 	const exportInfo = answer.exportInfo ?? {};
 	return [
 		{

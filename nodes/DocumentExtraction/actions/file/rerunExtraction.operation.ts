@@ -176,7 +176,7 @@ export async function execute(
 	const body: RerunRequest = { fileId, backgroundRerun };
 	const extra = rerunOptions(this, itemIndex, options);
 	if (extra) body.rerunOptions = extra;
-	const answer = await rerunExtraction.call(this, body, { policy });
+	const answer = await rerunExtraction(this, body, { policy });
 	return [
 		{
 			json: {

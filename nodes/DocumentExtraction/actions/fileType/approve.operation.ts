@@ -73,7 +73,7 @@ async function idsOfFileType(
 		'File Type',
 		this.getNodeParameter('fileType', itemIndex, '', { extractValue: true }),
 	);
-	const fileType = (await listFileTypes.call(this, {}, { policy })).find((type) => type.id === fileTypeId);
+	const fileType = (await listFileTypes(this, {}, { policy })).find((type) => type.id === fileTypeId);
 	if (!fileType) {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -110,6 +110,6 @@ export async function execute(
 				}
 			: await idsOfFileType.call(this, policy);
 	const body = { blueprintId: chosen.blueprintId, schemaId: chosen.schemaId };
-	const response = await approveFileType.call(this, body, { policy });
+	const response = await approveFileType(this, body, { policy });
 	return [{ json: { success: response.success ?? true, ...chosen } }];
 }

@@ -48,7 +48,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const simplify = requireBoolean(this, itemIndex, 'Simplify', this.getNodeParameter('simplify', itemIndex, true));
-	const fileTypes = await listFileTypes.call(
+	const fileTypes = await listFileTypes(
 		this,
 		{ limit: resultLimit(this, itemIndex), ...sortChoice(this, itemIndex, options, SORT_FIELDS, 'ASC') },
 		{ policy },

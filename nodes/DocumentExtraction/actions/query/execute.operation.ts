@@ -9,8 +9,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { Violation } from '../../../shared/api';
 import { describeViolation, executeQuery } from '../../../shared/api';
 import { PAGING_LIMITS } from '../../../shared/limits';
-import { PagingGuard } from '../../../shared/paging';
-import { pagingNodeError } from '../../../shared/pagingLoop';
+import { PagingGuard, pagingNodeError, walkPages } from '../../../shared/paging';
 import { optionsCollection } from '../../../shared/requestOptions';
 import { DOCUMENTATION_URL, resultLimit, returnAllParameters } from '../../descriptions/common';
 import type { ItemPolicy } from '../../../shared/run';
@@ -200,34 +199,39 @@ export async function execute(
 	let headers: IDataObject = {};
 	let executionTimeMs = 0;
 	const errors: Violation[] = [];
-	let offset = requireNumber(this, itemIndex, 'Offset', options.offset ?? 0, { min: 0, integer: true }, 'a whole number, 0 or more');
+	const firstOffset = requireNumber(this, itemIndex, 'Offset', options.offset ?? 0, { min: 0, integer: true }, 'a whole number, 0 or more');
 	const requested = limit ?? pageSize;
 	const guard = rowsGuard.call(this, itemIndex, requested, policy);
-	for (;;) {
-		guard.request();
-		const answer = await executeQuery.call(
-			this,
-			{ queryConfig, options: { limit: requested, offset, ...(skipCache ? { skipCache: true } : {}) } },
-			{ policy, answerCap: { maxBytes: guard.bytesLeft, tooLarge: () => guard.failure(guard.sizeProblem()) } },
-		);
-		if (answer.errors.length && !ignoreQueryErrors) {
-			throw queryErrorsFailure.call(this, answer.errors, itemIndex);
-		}
-		// No more rows than asked for are kept, and they are added one by one: push(...rows) passes
-		// every row as an argument and overflowed the call stack from about 150,000 rows.
-		const taken = Math.min(answer.data.length, requested);
-		const verdict = guard.page(answer.data.length > taken ? answer.data.slice(0, taken) : answer.data, {
-			at: `the page at offset ${offset}`,
-			bytes: answer.bytes,
-		});
-		for (const row of verdict.fresh) rows.push(row);
-		if (guard.requests === 1) headers = answer.headers;
-		executionTimeMs += answer.executionTimeMs;
-		for (const error of answer.errors) errors.push(error);
-		if (verdict.problem) throw guard.failure(verdict.problem);
-		if (limit !== undefined || answer.errors.length || taken < requested) break;
-		offset += taken;
-	}
+	// Every page but the last is full, so page n starts n - 1 pages of `requested` rows on.
+	let enough = false;
+	await walkPages(
+		guard,
+		async (page, bytesLeft) => {
+			const offset = firstOffset + (page - 1) * requested;
+			const answer = await executeQuery(
+				this,
+				{ queryConfig, options: { limit: requested, offset, ...(skipCache ? { skipCache: true } : {}) } },
+				{ policy, answerCap: { maxBytes: bytesLeft, tooLarge: () => guard.failure(guard.sizeProblem()) } },
+			);
+			if (answer.errors.length && !ignoreQueryErrors) {
+				throw queryErrorsFailure.call(this, answer.errors, itemIndex);
+			}
+			if (page === 1) headers = answer.headers;
+			executionTimeMs += answer.executionTimeMs;
+			for (const error of answer.errors) errors.push(error);
+			// No more rows than asked for are kept, and they are added one by one: push(...rows) passes
+			// every row as an argument and overflowed the call stack from about 150,000 rows.
+			const taken = Math.min(answer.data.length, requested);
+			enough = limit !== undefined || answer.errors.length > 0;
+			return { items: answer.data.length > taken ? answer.data.slice(0, taken) : answer.data, at: `the page at offset ${offset}`, bytes: answer.bytes };
+		},
+		{
+			onPage: (fresh) => {
+				for (const row of fresh) rows.push(row);
+				return enough;
+			},
+		},
+	);
 
 	if (output === 'single') {
 		return [{ json: { data: rows, headers, rowCount: rows.length, executionTimeMs, errors } as IDataObject }];

@@ -204,7 +204,7 @@ export async function execute(
 				)
 			: checkedFields.call(this, itemIndex, 'Fields', fieldsFromForm.call(this, itemIndex));
 
-	const response = await patchSchemaFields.call(this, { schemaId, fields }, { policy });
+	const response = await patchSchemaFields(this, { schemaId, fields }, { policy });
 	if (typeof this.addExecutionHints === 'function') {
 		this.addExecutionHints({ message: `${DEPRECATION}.`, type: 'warning', location: 'outputPane' });
 	}

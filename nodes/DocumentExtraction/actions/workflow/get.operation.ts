@@ -36,5 +36,5 @@ export async function execute(
 		'Workflow',
 		this.getNodeParameter('workflowId', itemIndex, '', { extractValue: true }),
 	);
-	return [{ json: await getWorkflow.call(this, workflowId, { policy }) }];
+	return [{ json: await getWorkflow(this, workflowId, { policy }) }];
 }

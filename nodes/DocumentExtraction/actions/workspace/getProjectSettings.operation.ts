@@ -17,5 +17,5 @@ export async function execute(
 	itemIndex: number,
 	policy: ItemPolicy,
 ): Promise<INodeExecutionData[]> {
-	return [{ json: await getProjectSettings.call(this, { policy }) }];
+	return [{ json: await getProjectSettings(this, { policy }) }];
 }

@@ -130,7 +130,7 @@ export async function executeV1(
 	}
 	const simplify = requireBoolean(this, itemIndex, 'Simplify', this.getNodeParameter('simplify', itemIndex, true));
 
-	await updateFormValues.call(this, fileId, fields, { policy });
-	const values = await valuesField.call(this, fileId, policy, simplify);
+	await updateFormValues(this, fileId, fields, { policy });
+	const values = await valuesField(this, fileId, policy, simplify);
 	return [{ json: { fileId, updatedFields: fields.map(({ title }) => title), ...values } }];
 }

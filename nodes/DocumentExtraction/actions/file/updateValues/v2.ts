@@ -42,7 +42,9 @@ function valuesToUpdate(fieldsFrom: 'file' | 'fileType', source: string): INodeP
 				multiKeyMatch: false,
 				supportAutoMap: true,
 				showTypeConversionOptions: true,
-				noFieldsError: 'No fields to show: the file has no extracted values yet, or the file type has no fields.',
+				// The method's notice says what to pick; n8n's red "no fields" line (with Retry) would read as a failure.
+				hideNoDataError: true,
+				noFieldsError: 'No fields to show: choose a file, or set Fields From to "A File Type"',
 			},
 		},
 		displayOptions: { show: { ...mapperOnly, fieldsFrom: [fieldsFrom] } },
@@ -131,6 +133,13 @@ function writeRequest(context: IExecuteFunctions, itemIndex: number, inputMode: 
 	};
 }
 
+/** What an item that gives no field should give; for the mapper, also how to keep a mapping when the File is an expression. */
+function nothingGiven(mode: WriteRequest['mode']): string {
+	return mode === 'defineBelow'
+		? 'at least one field and its value (map a field in Values to Update; with a File from an expression, set Fields From to "A File Type" first, so that the mapping stays)'
+		: 'at least one field and its value';
+}
+
 /**
  * Checks what the item writes against its file's fields as they are now, converts it, writes it,
  * then outputs the file's values as they now stand (typed, with Simplify).
@@ -140,14 +149,14 @@ export async function executeV2(this: IExecuteFunctions, itemIndex: number, poli
 	const inputMode = requireOneOf(this, itemIndex, 'Define Values', this.getNodeParameter('inputMode', itemIndex, 'mapper'), ['mapper', 'json'] as const);
 	const request = writeRequest(this, itemIndex, inputMode);
 	const simplify = requireBoolean(this, itemIndex, 'Simplify', this.getNodeParameter('simplify', itemIndex, true));
-	if (request.given.length === 0) throw invalidParameter(this, itemIndex, request.parameter, [], 'at least one field and its value');
+	if (request.given.length === 0) throw invalidParameter(this, itemIndex, request.parameter, [], nothingGiven(request.mode));
 
 	const plan = planWrite(this.getNode(), itemIndex, await fileFields(this, fileId, policy), request);
 	if (plan.fields.length === 0) {
 		throw invalidParameter(this, itemIndex, request.parameter, Object.fromEntries(request.given), 'at least one field with a value (an empty value leaves a field as it is)');
 	}
-	await updateFormValues.call(this, fileId, plan.fields, { policy });
-	const values = await valuesField.call(this, fileId, policy, simplify);
+	await updateFormValues(this, fileId, plan.fields, { policy });
+	const values = await valuesField(this, fileId, policy, simplify);
 	return [
 		{
 			json: {

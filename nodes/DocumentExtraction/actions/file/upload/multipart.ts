@@ -160,7 +160,7 @@ export async function multipartUpload(
 		partSizeLimit: settings.partSizeMB,
 	};
 	const startedAt = waitClock.now();
-	const { initiation, replayed, partsValidUntil } = await initiateMultipartUpload.call(this, body, { policy });
+	const { initiation, replayed, partsValidUntil } = await initiateMultipartUpload(this, body, { policy });
 	const info = withoutField(initiation, 'presignedUrls');
 	const multipartId = initiation.id;
 	const storageKey = initiation.key;
@@ -171,7 +171,7 @@ export async function multipartUpload(
 	}
 	const parts = planParts(this, initiation, source.fileSize, Math.ceil(settings.partSizeMB * BYTES_PER_MB), itemIndex);
 	// Every part URL is judged before the first byte is sent, so a bad one never leaves a half-sent upload.
-	const partUrls = await approvePartUrls.call(this, parts.map((part) => part.url), partsValidUntil, { policy });
+	const partUrls = await approvePartUrls(this, parts.map((part) => part.url), partsValidUntil, { policy });
 
 	const reader = source.openRanges();
 	const feed = partFeed(reader, parts, settings.concurrency, source.binaryDataId !== undefined);
@@ -188,7 +188,7 @@ export async function multipartUpload(
 				let fed: FedPart | undefined;
 				try {
 					fed = await feed.take(index);
-					const result = await putPart.call(this, partUrls[index], { bytes: fed.bytes, size: part.size }, { label, policy });
+					const result = await putPart(this, partUrls[index], { bytes: fed.bytes, size: part.size }, { label, policy });
 					if (!result.etag) {
 						throw new NodeOperationError(
 							this.getNode(),
@@ -222,7 +222,7 @@ export async function multipartUpload(
 		});
 	}
 
-	await completeMultipartUpload.call(
+	await completeMultipartUpload(
 		this,
 		{
 			id: multipartId,

@@ -18,7 +18,7 @@ export async function sentBefore(
 	policy: ItemPolicy,
 ): Promise<boolean> {
 	if (!replayed) return false;
-	const status = await getUploadStatus.call(this, uploadId, { policy });
+	const status = await getUploadStatus(this, uploadId, { policy });
 	const steps = Array.isArray(status.statuses) ? status.statuses : [];
 	const files = Array.isArray(status.files) ? status.files : [];
 	return steps.length > 0 || files.length > 0;

@@ -17,9 +17,9 @@ export async function singleUpload(
 	body: UploadRequest,
 	source: BinarySource,
 ): Promise<UploadAnswer> {
-	const { upload, uploadUrl, replayed } = await requestUpload.call(context, body, { policy });
+	const { upload, uploadUrl, replayed } = await requestUpload(context, body, { policy });
 	if (await sentBefore.call(context, replayed, upload.uploadId, policy)) return upload;
-	await putUploadFile.call(context, uploadUrl, source.open, {
+	await putUploadFile(context, uploadUrl, source.open, {
 		contentType: body.fileType,
 		label: `file "${body.fileName}" (upload ID ${upload.uploadId})`,
 		policy,

@@ -3,8 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { UploadStatus } from '../../../../shared/api';
 import { getUploadStatus, isEndedByDeadline } from '../../../../shared/api';
-import type { UploadProgress } from '../../../helpers/uploadStatus';
-import { readUploadStatus } from '../../../helpers/uploadStatus';
+import type { UploadProgress } from '../../../../shared/uploadStatus';
+import { readUploadStatus } from '../../../../shared/uploadStatus';
 import { PROCESSING_WAIT_LIMITS } from '../../../../shared/limits';
 import type { ApiContext, ItemPolicy } from '../../../../shared/run';
 import { cancelledError, isCancelled, pause, waitClock } from '../../../../shared/run';
@@ -81,7 +81,7 @@ export async function waitForUpload(
 	for (;;) {
 		let status: UploadStatus;
 		try {
-			status = await getUploadStatus.call(this, options.uploadId, {
+			status = await getUploadStatus(this, options.uploadId, {
 				policy: options.policy,
 				deadline: { at: deadline, note: `The Wait Timeout of ${timeoutText(options.timeoutMs)} is over` },
 			});

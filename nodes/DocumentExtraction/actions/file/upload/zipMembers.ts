@@ -5,7 +5,7 @@ import { ENDPOINTS, endpointName } from '../../../../shared/api';
 import { withLeadingKeys } from '../../../../shared/output/keyOrder';
 import { valuesField } from '../../../../shared/output/values';
 import type { ApiContext, ItemPolicy } from '../../../../shared/run';
-import type { UploadProgress } from '../../../helpers/uploadStatus';
+import type { UploadProgress } from '../../../../shared/uploadStatus';
 
 /** Where the file IDs that the wait found come from (named when one is not an ID). */
 const STATUS_FILE_ID: IdSource = {
@@ -35,7 +35,7 @@ export async function uploadResults(
 		if (memberName !== undefined) json.zipMemberName = memberName;
 		if (progress.isZip) json.zipUploadId = uploadId;
 		if (includeValues && typeof file.fileId === 'string') {
-			Object.assign(json, await valuesField.call(this, file.fileId, policy, simplify, STATUS_FILE_ID));
+			Object.assign(json, await valuesField(this, file.fileId, policy, simplify, STATUS_FILE_ID));
 		}
 		items.push({ json: withLeadingKeys(json) });
 	}

@@ -8,8 +8,8 @@ import { asNodeError } from '../../../../../shared/nodeError';
 import { defaultRequestLimits, storedItemPolicy } from '../../../../../shared/requestPolicy';
 import type { ApiContext } from '../../../../../shared/run';
 import { apiKeysOf } from '../../../../../shared/run';
-import type { UploadProgress } from '../../../../helpers/uploadStatus';
-import { readUploadStatus } from '../../../../helpers/uploadStatus';
+import type { UploadProgress } from '../../../../../shared/uploadStatus';
+import { readUploadStatus } from '../../../../../shared/uploadStatus';
 import { errorItem } from '../../../errorItem';
 import { notFinishedInTime, processingFailed, uploadedButUnfinished } from '../wait';
 import { uploadResults } from '../zipMembers';
@@ -52,7 +52,7 @@ async function itemResults(
 		if (!uploadId) {
 			throw new NodeOperationError(context.getNode(), `The wait has no record of the upload of item ${index}`, { itemIndex: index });
 		}
-		const progress = known ?? readUploadStatus(await getUploadStatus.call(context, uploadId, { policy }), item.expectZip === true);
+		const progress = known ?? readUploadStatus(await getUploadStatus(context, uploadId, { policy }), item.expectZip === true);
 		if (progress.state === 'processing') {
 			const { message, description } = notFinishedInTime(fileName, uploadId, wait.timeoutMs, progress.lastStep);
 			throw uploadedButUnfinished(context, { uploadId, policy }, message, description);

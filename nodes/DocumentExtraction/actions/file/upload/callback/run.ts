@@ -5,8 +5,8 @@ import { apiKeyDigest, approvedApiBase, getUploadStatus, withoutField } from '..
 import { requireResumeUrl } from '../../../../../shared/parameters';
 import { storedItemPolicy } from '../../../../../shared/requestPolicy';
 import { waitClock } from '../../../../../shared/run';
-import type { UploadProgress } from '../../../../helpers/uploadStatus';
-import { readUploadStatus } from '../../../../helpers/uploadStatus';
+import type { UploadProgress } from '../../../../../shared/uploadStatus';
+import { readUploadStatus } from '../../../../../shared/uploadStatus';
 import type { RunFinish } from '../../../types';
 import { waitModeOf } from '../parameters';
 import { callbackResults } from './results';
@@ -114,7 +114,7 @@ async function endedBeforeTheWait(context: IExecuteFunctions, items: WaitItem[])
 		if (!uploadId || !limits) continue;
 		let progress: UploadProgress;
 		try {
-			progress = readUploadStatus(await getUploadStatus.call(context, uploadId, { policy: storedItemPolicy(context, limits, index) }), expectZip === true);
+			progress = readUploadStatus(await getUploadStatus(context, uploadId, { policy: storedItemPolicy(context, limits, index) }), expectZip === true);
 		} catch {
 			// Not known now: the wait will tell.
 			return { ended, all: false };

@@ -3,7 +3,16 @@
  * user sets, and the fixed bounds of the request path. Plain data: the options are read and checked
  * into a request policy by requestPolicy.ts. docs/reliability.md lists every bound in one table
  * (test/package/limits-table.test.ts checks that none is missing there).
+ *
+ * One table in files: this one holds what every node shares; the tables of one node stand beside it
+ * and are re-exported here, so `nodes/shared/limits` is where any bound is imported from:
+ *
+ *   upload.ts    File > Upload: its options, multipart, Wait for Completion, the callback wait
+ *   triggers.ts  the trigger (TRIGGER_LIMITS) and the Callback Trigger (CALLBACK_LIMITS)
  */
+export { CALLBACK_WAIT_LIMITS, PROCESSING_WAIT_LIMITS, UPLOAD_LIMITS } from './upload';
+export { CALLBACK_LIMITS, TRIGGER_LIMITS } from './triggers';
+
 export const WAIT_LIMITS = {
 	/** A 429 is never retried sooner than this, whatever the answer says. */
 	rateLimitFloorMs: 1000,
@@ -83,51 +92,6 @@ export const SPEED_LIMITS = {
 	checkIntervalMs: 1000,
 } as const;
 
-/** File > Upload: its options' defaults and ranges, and the fixed bounds of a multipart upload. */
-export const UPLOAD_LIMITS = {
-	/** Default of Multipart Threshold (MB): with Multipart Upload "Auto", larger files go in parts. */
-	defaultMultipartThresholdMb: 100,
-	/** Part Size (MB): what S3 multipart uploads accept (5 MB to 5 GB, the last part smaller). */
-	defaultPartSizeMb: 10,
-	minPartSizeMb: 5,
-	maxPartSizeMb: 5120,
-	/** Part Concurrency: parts sent at once; memory is (Part Concurrency + 1) x Part Size. */
-	defaultPartConcurrency: 4,
-	maxPartConcurrency: 32,
-	/** The most parts a multipart upload can have (S3's limit): a plan with more is refused. */
-	maxParts: 10_000,
-	/** Binary data is read from n8n's binary storage in pieces of this size. */
-	storageReadChunkBytes: 256 * 1024,
-	/** A folder name of a Destination Path: a directory name of the service. */
-	maxFolderNameLength: 255,
-} as const;
-
-/** Wait for Completion (Upload): its options' defaults and ranges, and its first and last checks. */
-export const PROCESSING_WAIT_LIMITS = {
-	/** Default of Wait Timeout (Seconds): the whole wait, status requests and their retries included. */
-	defaultWaitTimeoutSeconds: 300,
-	minWaitTimeoutSeconds: 1,
-	/** Poll Interval (Seconds): the longest pause between two status checks. */
-	defaultPollIntervalSeconds: 5,
-	minPollIntervalSeconds: 0.5,
-	/** The first status check comes after this (then the pause doubles up to the Poll Interval). */
-	firstStatusCheckMs: 1000,
-	/** The last status check of a wait gets at least this much of the Wait Timeout. */
-	lastStatusCheckMs: 1000,
-} as const;
-
-/** Upload's Wait Mode "When the Service Calls Back": what a callback may cost, what a process remembers. */
-export const CALLBACK_WAIT_LIMITS = {
-	maxTrackedExecutions: 1000, // Waiting executions whose confirmed uploads one n8n process remembers; the oldest is forgotten first (then checked again at its next callback).
-	verifyRequestTimeoutMs: 10_000, // A callback's check of its upload: one API attempt, and its retries (the service waits 30 s for the answer).
-	verifyMaxRetryWaitMs: 10_000,
-	verifySpacingMs: 2_000, // After the API called an upload unfinished, a callback for it within this time is not checked again (answered 429).
-	retryAfterSeconds: 5, // Retry-After (seconds) of a callback answered 409 or 429: when the service should try again.
-	statusConcurrency: 4, // Status requests at the same time: before the execution waits, a process's first look at a waiting execution, the results.
-	tailRecheckUploads: 8, // At most this many uploads unconfirmed after a final callback: each is asked for (another process may have had its callback), at most once per spacing.
-	tailRecheckSpacingMs: 5_000,
-	bodyFieldChars: 100, // Characters read of each field of a callback's body (status, step, uploadId).
-} as const;
 
 /**
  * Simplify's output (nodes/shared/output/simplify.ts). A value nested deeper than this is reported, not rendered
@@ -220,10 +184,12 @@ export const SCHEMA_LIMITS = {
 	runCacheEntries: 1000,
 	/** Text longer than this is left as text by typed values (a number, true/false, a date is never longer). */
 	maxTypedTextChars: 64,
+	/** A file's text value longer than this is not offered as the start value of a field added to the mapper (it starts empty). */
+	maxMapperStartValueChars: 1000,
 } as const;
 
-// ---- Paging and the trigger: how many requests a list may take, what the trigger keeps between polls. The paging
-// guard (nodes/shared/paging.ts) applies the request caps; docs/reliability.md and docs/trigger.md ("Bounds") name each.
+// ---- Paging: how many requests a list may take. The paging guard (nodes/shared/paging/) applies the request caps;
+// docs/reliability.md and docs/trigger.md ("Bounds") name each.
 
 export const PAGING_LIMITS = {
 	/** Query > Execute with Return All: requests (pages of rows) at most; past it the item fails. */
@@ -232,67 +198,4 @@ export const PAGING_LIMITS = {
 	fileSearchPagesPerCall: 10,
 	/** … it answers once this many files of the call match. */
 	fileSearchEnoughMatches: 20,
-} as const;
-
-export const TRIGGER_LIMITS = {
-	/** List requests of one poll (pages, checks and searches together): 20,000 files looked at. */
-	maxListRequestsPerPoll: 200,
-	/** A file dated later than n8n's clock plus this waits (with every file after it) until then. */
-	futureToleranceMs: 10 * 60 * 1000,
-	/** The cursor never passes n8n's clock minus this: a file the service makes visible a little after its timestamp (a slow commit) is still ahead of the cursor when it appears. */
-	cursorLagMs: 5_000,
-	/** Files emitted (or passed at activation) while dated after the cursor's limit, kept with their timestamps until the cursor passes them (about 80 KB). */
-	maxEarly: 1000,
-	/** Files listed with a timestamp that is not RFC 3339 text, reported once each (about 39 KB of ids). */
-	maxUnplaced: 1000,
-	/** The longest timestamp accepted from the service (RFC 3339 with nanoseconds and an offset has 35 characters). */
-	maxStampLength: 40,
-	/** The static data of one trigger never exceeds this (JSON), whatever the service answers; docs/trigger.md derives it. */
-	maxStaticDataBytes: 300_000,
-	/** Restarts of a walk through files sharing one timestamp after the set shifted under it. */
-	maxTieRestarts: 3,
-	/** Pages looked at, back from where it was, to find the last handled file of a large tie. */
-	maxTieSearchPages: 10,
-	/** Ids the static data keeps for files sharing the cursor's timestamp (about 39 KB). */
-	maxTieIds: 1000,
-	/** Files still being processed that the trigger remembers (about 39 KB of ids). */
-	maxPending: 1000,
-	/** Files emitted ahead of a cursor waiting for room among the pending files (about 39 KB). */
-	maxAhead: 1000,
-	/** A pending file that has not changed for this long (against newer uploads) is given up. */
-	pendingGiveUpMs: 24 * 60 * 60 * 1000,
-	/** Values requests (Include Extracted Values) run side by side. */
-	valuesConcurrency: 4,
-	/** Start From "Now": files uploaded this long before activation are checked for being in flight. */
-	inFlightLookbackMs: 24 * 60 * 60 * 1000,
-	/** Fetch Test Event looks at this many pages of the newest files, in the event's order. */
-	testEventPages: 5,
-	/** Share of n8n's poll budget spent on starting requests; the rest is margin for the last ones. */
-	pollBudgetShare: 0.75,
-	/** A poll's time when n8n does not say (n8n 1.x has no getPollBudgetMs): n8n 2.x's default. */
-	defaultPollBudgetMs: 5 * 60 * 1000,
-} as const;
-
-// ---- The Callback Trigger: how soon it answers the service, what it keeps to recognise a callback it has already
-// handled. docs/callback-trigger.md ("Bounds") and docs/reliability.md name each.
-
-export const CALLBACK_LIMITS = {
-	/** The check of a callback through the API (the upload's status, its files' records) ends within this, else 503 (the service calls again). */
-	answerWithinMs: 10_000,
-	/** Include Extracted Values: read within this of the call (the service waits 30 s), else valuesError. */
-	valuesWithinMs: 25_000,
-	/** Retry-After of a 503 answer, in seconds (the service may use its own backoff instead). */
-	retryAfterSeconds: 30,
-	/** Default of History Size: uploads (and steps) remembered to recognise a repeated callback (about 41 KB of static data). */
-	defaultHistorySize: 1000,
-	/** Highest History Size accepted (about 410 KB of static data, written on every emission). */
-	maxHistorySize: 10_000,
-	/** Trigger nodes whose memory (checks in flight, recent uploads) one n8n process keeps; the least recently called is dropped. */
-	maxScopesInMemory: 100,
-	/** A body n8n hands over as text (a content type other than JSON) is read as JSON up to this many characters. */
-	maxTextBodyChars: 65_536,
-	/** A step name longer than this (or with other characters than letters, digits, _ . -) is not read from a callback. */
-	maxStepNameLength: 64,
-	/** Values requests (Include Extracted Values) run side by side, before the answer (valuesWithinMs). */
-	valuesConcurrency: 4,
 } as const;

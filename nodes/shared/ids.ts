@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { shown } from '../../../credentials/shown';
+import { shown } from '../../credentials/shown';
 
 /** The two ID forms of the API: UUIDs (files, uploads) and 24-hex IDs (everything else). */
 export const ID_FORMS = {

@@ -1,6 +1,6 @@
 import { createHash } from 'crypto';
 
-import { jsonText } from './text';
+import { jsonText } from '../text';
 
 /**
  * A page's digest and whether all its items are alike, in one pass over the page with an explicit

@@ -1,6 +1,4 @@
-import { pageDigest } from './pageDigest';
-
-export { pageDigest };
+import { pageDigest } from './digest';
 
 /**
  * The one paging guard. Every loop that reads a list page by page (the API layer's Return All,
@@ -20,8 +18,8 @@ export { pageDigest };
  *   linear in what was read, at any nesting depth.
  *
  * It is pure: no n8n context, no request of its own. A loop (or a property test) drives it with
- * `mayRequest()` / `request()` before a request and `page()` after it; `readPages` is the plain
- * loop for lists read from page 1 to the end.
+ * `mayRequest()` / `request()` before a request and `page()` after it; `walkPages` (loop.ts) is the
+ * one loop that does so for every list but the trigger's walk, `readPages` its plain form.
  */
 
 export type PagingProblemKind = 'no progress' | 'past its total' | 'cap reached' | 'size cap reached';

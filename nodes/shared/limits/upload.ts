@@ -1,0 +1,50 @@
+/**
+ * File > Upload's bounds, part of the one table of limits (./index.ts re-exports them; docs/reliability.md
+ * names each). Plain data.
+ */
+
+/** File > Upload: its options' defaults and ranges, and the fixed bounds of a multipart upload. */
+export const UPLOAD_LIMITS = {
+	/** Default of Multipart Threshold (MB): with Multipart Upload "Auto", larger files go in parts. */
+	defaultMultipartThresholdMb: 100,
+	/** Part Size (MB): what S3 multipart uploads accept (5 MB to 5 GB, the last part smaller). */
+	defaultPartSizeMb: 10,
+	minPartSizeMb: 5,
+	maxPartSizeMb: 5120,
+	/** Part Concurrency: parts sent at once; memory is (Part Concurrency + 1) x Part Size. */
+	defaultPartConcurrency: 4,
+	maxPartConcurrency: 32,
+	/** The most parts a multipart upload can have (S3's limit): a plan with more is refused. */
+	maxParts: 10_000,
+	/** Binary data is read from n8n's binary storage in pieces of this size. */
+	storageReadChunkBytes: 256 * 1024,
+	/** A folder name of a Destination Path: a directory name of the service. */
+	maxFolderNameLength: 255,
+} as const;
+
+/** Wait for Completion (Upload): its options' defaults and ranges, and its first and last checks. */
+export const PROCESSING_WAIT_LIMITS = {
+	/** Default of Wait Timeout (Seconds): the whole wait, status requests and their retries included. */
+	defaultWaitTimeoutSeconds: 300,
+	minWaitTimeoutSeconds: 1,
+	/** Poll Interval (Seconds): the longest pause between two status checks. */
+	defaultPollIntervalSeconds: 5,
+	minPollIntervalSeconds: 0.5,
+	/** The first status check comes after this (then the pause doubles up to the Poll Interval). */
+	firstStatusCheckMs: 1000,
+	/** The last status check of a wait gets at least this much of the Wait Timeout. */
+	lastStatusCheckMs: 1000,
+} as const;
+
+/** Upload's Wait Mode "When the Service Calls Back": what a callback may cost, what a process remembers. */
+export const CALLBACK_WAIT_LIMITS = {
+	maxTrackedExecutions: 1000, // Waiting executions whose confirmed uploads one n8n process remembers; the oldest is forgotten first (then checked again at its next callback).
+	verifyRequestTimeoutMs: 10_000, // A callback's check of its upload: one API attempt, and its retries (the service waits 30 s for the answer).
+	verifyMaxRetryWaitMs: 10_000,
+	verifySpacingMs: 2_000, // After the API called an upload unfinished, a callback for it within this time is not checked again (answered 429).
+	retryAfterSeconds: 5, // Retry-After (seconds) of a callback answered 409 or 429: when the service should try again.
+	statusConcurrency: 4, // Status requests at the same time: before the execution waits, a process's first look at a waiting execution, the results.
+	tailRecheckUploads: 8, // At most this many uploads unconfirmed after a final callback: each is asked for (another process may have had its callback), at most once per spacing.
+	tailRecheckSpacingMs: 5_000,
+	bodyFieldChars: 100, // Characters read of each field of a callback's body (status, step, uploadId).
+} as const;
