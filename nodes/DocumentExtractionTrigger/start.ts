@@ -8,6 +8,7 @@ import { FILE_PAGE_SIZE, listFiles } from '../shared/api';
 import { TRIGGER_LIMITS } from '../shared/limits';
 import { PagingGuard, walkPages } from '../shared/paging';
 import { valuesField } from '../shared/output/values';
+import type { FileStream } from './files';
 import { STREAMS, fileIdOf, isProcessed, stampOf } from './files';
 import { triggerItem } from './items';
 import type { TriggerSettings } from './settings';
@@ -21,7 +22,57 @@ const {
 	futureToleranceMs: FUTURE_TOLERANCE_MS,
 	inFlightLookbackMs: IN_FLIGHT_LOOKBACK_MS,
 	testEventPages: TEST_EVENT_PAGES,
+	startPages: START_PAGES,
 } = TRIGGER_LIMITS;
+
+/**
+ * The newest files at activation, newest first: as many pages as the cursor's lag holds (the next
+ * page is read while a full page's files are all dated after the horizon), at most `startPages`,
+ * through the paging guard. `more`: the list may go on past the last page read; `whole`: every
+ * file dated after the horizon was read (false past the bound, or at a page that brought nothing new).
+ */
+async function readNewest(
+	context: IPollFunctions,
+	stream: FileStream,
+	policy: RequestPolicy,
+	horizonMs: number,
+	onRequest: () => void,
+): Promise<{ files: FileRecord[]; more: boolean; whole: boolean }> {
+	const guard = new PagingGuard<FileRecord>({
+		list: `/files (by ${stream.sortBy}, newest first)`,
+		pageSize: FILE_PAGE_SIZE,
+		maxRequests: START_PAGES,
+		idOf: fileIdOf,
+		whatToDo: 'The files read so far are the history.',
+	});
+	const files: FileRecord[] = [];
+	for (let page = 1; ; page++) {
+		if (!guard.mayRequest()) return { files, more: true, whole: false };
+		guard.request();
+		const answer = await listFiles(context, { sortBy: stream.sortBy, sortOrder: 'DESC', page, limit: FILE_PAGE_SIZE }, { policy });
+		onRequest();
+		const { count } = answer;
+		if (page === 1 && count !== undefined && answer.files.length < Math.min(count, FILE_PAGE_SIZE)) {
+			// Files the start did not see would later be taken for news: no start from such a page.
+			throw new NodeOperationError(
+				context.getNode(),
+				`The API listed ${answer.files.length} of the ${count} newest files it counts (GET /files, by ${stream.sortBy}, newest first): the trigger does not start from an incomplete list`,
+				{ description: 'Nothing was started or emitted; the next poll asks again. If this keeps happening, tell the service\'s operator.' },
+			);
+		}
+		const verdict = guard.page(answer.files, { total: count });
+		files.push(...verdict.fresh);
+		if (verdict.problem) {
+			context.logger.warn(verdict.problem.message, { node: context.getNode().name });
+			return { files, more: true, whole: false };
+		}
+		if (verdict.last) return { files, more: false, whole: true };
+		// The lag window ends on this page once a file of it is dated up to the horizon (newest first).
+		if (answer.files.some((file) => (stampOf(file, stream)?.ms ?? Number.POSITIVE_INFINITY) <= horizonMs)) {
+			return { files, more: true, whole: true };
+		}
+	}
+}
 
 /**
  * Where a newly activated trigger starts. Start From "Now" asks the API for its newest files so
@@ -29,9 +80,10 @@ const {
  * can then neither drop nor replay files. Files dated beyond n8n's clock plus FUTURE_TOLERANCE_MS
  * are passed over (were all of the newest page so dated, n8n's clock is the start). The cursor
  * never starts past n8n's clock minus CURSOR_LAG_MS (the horizon): the newest files dated after
- * it are remembered as handled (`early`; File Processed: those in flight as pending), those
- * without a readable timestamp as reported (`unplaced`). `onRequest` is told when the request is
- * made; a start date needs no request.
+ * it, read page by page to the horizon (readNewest), are remembered as handled (`early`; File
+ * Processed: those in flight as pending), those without a readable timestamp as reported
+ * (`unplaced`). Past START_PAGES, history is everything dated up to the oldest file read.
+ * `onRequest` is told when a request is made; a start date needs no request.
  */
 export async function initialState(
 	this: IPollFunctions,
@@ -45,18 +97,9 @@ export async function initialState(
 		return { ...base, cursor: { at: settings.startDate, ids: [] } };
 	}
 	const stream = STREAMS[settings.event];
-	const { files, count } = await listFiles(this, { sortBy: stream.sortBy, sortOrder: 'DESC', page: 1, limit: FILE_PAGE_SIZE }, { policy });
-	onRequest();
-	if (count !== undefined && files.length < Math.min(count, FILE_PAGE_SIZE)) {
-		// Files the start did not see would later be taken for news: no start from such a page.
-		throw new NodeOperationError(
-			this.getNode(),
-			`The API listed ${files.length} of the ${count} newest files it counts (GET /files, by ${stream.sortBy}, newest first): the trigger does not start from an incomplete list`,
-			{ description: 'Nothing was started or emitted; the next poll asks again. If this keeps happening, tell the service\'s operator.' },
-		);
-	}
-	if (files.length === 0) return { ...base, cursor: { at: null, ids: [] } };
 	const horizon = stampAt(nowMs - CURSOR_LAG_MS);
+	const { files, more, whole } = await readNewest(this, stream, policy, horizon.ms, onRequest);
+	if (files.length === 0) return { ...base, cursor: { at: null, ids: [] } };
 	const latestMs = nowMs + FUTURE_TOLERANCE_MS;
 	const listed = files.flatMap((file) => {
 		const id = fileIdOf(file);
@@ -68,14 +111,16 @@ export async function initialState(
 	const newest = (entries: typeof stamped) => entries.reduce((best, entry) => (entry.stamp.ms > best.stamp.ms ? entry : best)).stamp;
 	const oldest = (entries: typeof stamped) => entries.reduce((best, entry) => (entry.stamp.ms < best.stamp.ms ? entry : best)).stamp;
 	// History is what is dated up to the newest file within the horizon (with none, up to the
-	// horizon), and the files of the page dated after the horizon, each remembered in `early` (a
-	// file the service adds later, dated after the horizon, is news; the cursor never passes the
-	// horizon, so no file within the cursor's lag is lost). At the newest file's very millisecond,
-	// history holds only the page's files, so that a file added later at it is news, unless the
-	// page is full and its oldest file is at it (more files at it may follow past the page).
+	// horizon), and the files read dated after the horizon, each remembered in `early` (a file the
+	// service adds later, dated after the horizon, is news; the cursor never passes the horizon, so
+	// no file within the cursor's lag is lost). At the newest file's very millisecond, history holds
+	// only the files read, so that a file added later at it is news, unless the last page read is
+	// full and the oldest file read is at it (more files at it may follow past the page).
 	const last = within.length > 0 ? newest(within) : undefined;
-	const historyLimit = last ?? horizon;
-	const tieMayGoOn = last !== undefined && files.length >= FILE_PAGE_SIZE && oldest(stamped).ms === last.ms;
+	// Past the bound, every file read is dated after the horizon: history holds all up to the oldest of them.
+	const cut = !whole && last === undefined && stamped.length > 0 ? oldest(stamped) : undefined;
+	const historyLimit = last ?? cut ?? horizon;
+	const tieMayGoOn = last !== undefined && more && oldest(stamped).ms === last.ms;
 	const historyUntil = tieMayGoOn || last === undefined ? historyLimit.text : stampAt(historyLimit.ms - 1).text;
 	const atLimit = (ms: number) => settings.event === 'fileProcessed' && last !== undefined && !tieMayGoOn && ms === last.ms;
 	const remember = stamped.filter(({ stamp }) => stamp.ms > horizon.ms || atLimit(stamp.ms));

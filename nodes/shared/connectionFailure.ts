@@ -28,6 +28,8 @@ export interface ConnectionFailureInput {
 	typedIn?: string;
 	/** The timeout the failed attempt had, when it timed out. */
 	timeoutMs?: number;
+	/** How that timeout is named (default: the Request Timeout option). */
+	timeoutName?: string;
 }
 
 export interface ConnectionFailure {
@@ -65,6 +67,7 @@ const NETWORK_TODO = "Check that n8n can reach the internet from where it runs: 
 
 export function explainConnectionFailure(input: ConnectionFailureInput): ConnectionFailure {
 	const { code, typedIn, timeoutMs } = input;
+	const timeoutName = input.timeoutName ?? 'the Request Timeout option';
 	const typed = typedIn !== undefined;
 	const plain = (what: string, todo: string): ConnectionFailure => ({ what, todo, ownWords: false });
 
@@ -98,11 +101,11 @@ export function explainConnectionFailure(input: ConnectionFailureInput): Connect
 		);
 	}
 	if (code === 'IDLE' && timeoutMs) {
-		return plain(`no answer and no byte moved for ${seconds(timeoutMs)} s (the Request Timeout option)`, defaultTodo(typedIn));
+		return plain(`no answer and no byte moved for ${seconds(timeoutMs)} s (${timeoutName})`, defaultTodo(typedIn));
 	}
 	if (code && TIMEOUT_CODES.has(code)) {
 		return plain(
-			timeoutMs ? `no answer within ${seconds(timeoutMs)} s (the Request Timeout option)` : `the connection timed out (${code})`,
+			timeoutMs ? `no answer within ${seconds(timeoutMs)} s (${timeoutName})` : `the connection timed out (${code})`,
 			defaultTodo(typedIn),
 		);
 	}

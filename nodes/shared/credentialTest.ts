@@ -17,14 +17,14 @@ import type {
 } from 'n8n-workflow';
 
 import { explainConnectionFailure } from './connectionFailure';
-import { WAIT_LIMITS } from './limits';
+import { EDITOR_LIMITS } from './limits';
 import { authorizeApiRequest } from '../../credentials/apiKeyAttachment';
 import { API_PATH_PREFIX, BaseUrlError, SUBSCRIPTION_PATH, hostTypedIn, resolveApiBase } from '../../credentials/hosts';
 
 /** The name each node's `testedBy` gives, and the key of the method in `methods.credentialTest`. */
 export const CREDENTIAL_TEST_METHOD = 'documentExtractionApiTest';
 
-const { credentialTestTimeoutMs: CREDENTIAL_TEST_TIMEOUT_MS } = WAIT_LIMITS;
+const { credentialTestTimeoutMs: CREDENTIAL_TEST_TIMEOUT_MS } = EDITOR_LIMITS;
 
 const DASHBOARD = 'the project settings of your fileAI dashboard';
 
@@ -112,6 +112,7 @@ function judgeNetworkFailure(error: unknown, apiUrl: string, fields: ICredential
 		cause: typeof message === 'string' ? message : undefined,
 		typedIn: hostTypedIn(fields),
 		timeoutMs: CREDENTIAL_TEST_TIMEOUT_MS,
+		timeoutName: 'the time the credential test waits',
 	});
 	// An error that explains itself (the sandbox's offline guard names the host and the fix) stands alone.
 	if (failure.ownWords) return failed(`${failure.what}.`);

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import { ANSWER_LIMITS, SPEED_LIMITS, WAIT_LIMITS } from './limits';
+import { ANSWER_LIMITS, EDITOR_LIMITS, SPEED_LIMITS, WAIT_LIMITS } from './limits';
 import type { NumberRange } from './parameters';
 import { numberExpected, readParameter, requireNumber } from './parameters';
 import {
@@ -12,7 +12,7 @@ import {
 	REQUEST_TIMEOUT_PARAMETER,
 } from './requestOptions';
 import type { ApiContext, ItemPolicy, RequestLimits, RequestPolicy } from './run';
-import { cancelSignalOf, requestPolicy } from './run';
+import { cancelSignalOf, requestPolicy, waitClock } from './run';
 
 /**
  * Where a run starts, its request policy is built: the router for each item of the action node
@@ -173,9 +173,28 @@ export function callbackPolicy(context: IWebhookFunctions): { check: RequestPoli
 }
 
 /**
- * The policy of one editor lookup (list search, load options): the defaults, read from no
- * parameter (the options shown belong to the operation being edited, not to the lookup).
+ * The policy of one editor lookup (list search, load options, the field mapper): its own short
+ * bounds (EDITOR_LIMITS), read from no parameter (the options shown belong to the operation being
+ * edited, not to the lookup), because a person waits for the answer: one answer within
+ * requestTimeoutMs, the lookup's waits and repeated attempts within maxRetryWaitMs, and the whole
+ * lookup, every page and request of it, within answerWithinMs, whatever the service does.
  */
 export function editorPolicy(context: ILoadOptionsFunctions): RequestPolicy {
-	return requestPolicy(defaultRequestLimits(), { itemIndex: undefined, waitDeadline: undefined, cancelSignal: cancelSignalOf(context) });
+	const { requestTimeoutMs, maxRetryWaitMs, answerWithinMs } = EDITOR_LIMITS;
+	const limits: RequestLimits = { ...defaultRequestLimits(), requestTimeoutMs, maxWaitMs: maxRetryWaitMs };
+	const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+	return requestPolicy(limits, {
+		itemIndex: undefined,
+		waitDeadline: undefined,
+		cancelSignal: cancelSignalOf(context),
+		lookup: {
+			deadline: {
+				at: waitClock.now() + answerWithinMs,
+				note: `An editor lookup ends within ${seconds(answerWithinMs)}, and this one's time is up; try again, or type the value (an ID) instead`,
+			},
+			names: { requestTimeout: 'the time an editor lookup gives one answer' },
+			budgetName: "An editor lookup's retry wait",
+			holder: 'this lookup',
+		},
+	});
 }

@@ -445,7 +445,9 @@ export class TriggerWorld {
 		if (error !== undefined) check(JSON.stringify(after) === JSON.stringify(before), () => `${label} failed (${String(error)}) after changing its state`);
 		// Within its budget: requests (each tried at most 1 + retries times) and waits.
 		const api = requests.filter((entry) => entry.host === 'api');
-		const maxRequests = (TRIGGER_LIMITS.maxListRequestsPerPoll + TRIGGER_LIMITS.maxPending / 100 + 2) * (WAIT_LIMITS.maxFailureRetries + 1);
+		// The walk's cap, the checks of files in flight, Start From "Now"'s pages at activation, one more.
+		const maxRequests =
+			(TRIGGER_LIMITS.maxListRequestsPerPoll + TRIGGER_LIMITS.maxPending / 100 + TRIGGER_LIMITS.startPages + 1) * (WAIT_LIMITS.maxFailureRetries + 1);
 		check(api.length <= maxRequests, () => `${label}: ${api.length} requests`);
 		check(sleptMs <= WAIT_LIMITS.defaultMaxWaitSeconds * 1000, () => `${label}: waited ${sleptMs} ms`);
 		// Queries carry only file ids and RFC 3339 timestamps, and stay short.

@@ -59,7 +59,7 @@ describe('bounds applied by the request path', () => {
 		expect(requestsTo(emulator, 'api', 'GET', /\/values$/)).toHaveLength(1);
 	});
 
-	it('a storage download that trickles is abandoned below Min Transfer Speed and fails naming the speed it saw', async () => {
+	it('a storage download that trickles is abandoned below Min Transfer Speed and fails naming the bytes, the speed it saw and the bound', async () => {
 		const file = await seedFile(emulator, 'big-note.txt', 'x'.repeat(64 * 1024));
 		emulator.requests.length = 0;
 		emulator.faults.trickleNext({ host: 'storage', method: 'GET', bytesPerSecond: 100, chunkBytes: 20, count: 10 });
@@ -70,8 +70,25 @@ describe('bounds applied by the request path', () => {
 		});
 
 		expect(items).toHaveLength(0);
-		expect(error?.message).toMatch(/moved at [\d.]+ KB\/s over 2 s, below the Min Transfer Speed of 1 KB\/s/);
+		expect(error?.message).toMatch(
+			/^The download of file "big-note\.txt" from storage \(http:\/\/127\.0\.0\.1:\d+\) stopped: \d+ bytes of 64 KB came in [\d.]+ s \(\d+ bytes\/s\); it was ended because it moved at \d+ bytes\/s over the last 2 s, below the Min Transfer Speed of 1 KB\/s\./,
+		);
 		expect(requestsTo(emulator, 'storage', 'GET')).toHaveLength(1);
+	});
+
+	it('a 1 MiB download trickled at 20 bytes/s: the repeated attempt ends with what Max Retry Wait had left, and the error names the bytes and the speed first', async () => {
+		const file = await seedFile(emulator, 'one-mebibyte.txt', 'x'.repeat(1024 * 1024));
+		emulator.requests.length = 0;
+		emulator.faults.trickleNext({ host: 'storage', method: 'GET', bytesPerSecond: 20, chunkBytes: 1, count: 10 });
+
+		// Attempt 1 is ended by the speed limit after 2 s; its backoff (at most 0.5 s) and attempt 2 share the 1 s of Max Retry Wait.
+		const { error } = await run('download', { fileId: byId(file.fileId), options: { lowSpeedTime: 2, maxRateLimitWait: 1 } });
+
+		expect(error?.message).toMatch(
+			/^The download of file "one-mebibyte\.txt" from storage \(http:\/\/127\.0\.0\.1:\d+\) stopped: \d+ bytes of 1 MB came in 0\.\d s \(\d+ bytes\/s\); it was ended when the 0\.\d s that Max Retry Wait had left for this repeated attempt were spent \(2 attempts\)\./,
+		);
+		expect(error?.message).not.toContain('Could not reach');
+		expect(requestsTo(emulator, 'storage', 'GET')).toHaveLength(2);
 	});
 
 	it('Min Transfer Speed cannot turn the low-speed limit off: 0 is refused before any request', async () => {
@@ -169,7 +186,11 @@ describe('repeated storage attempts are charged to Max Retry Wait', () => {
 		// charged: the backoffs alone (at most 1.5 s for two) let 3 or 4 attempts of 3 s each go out.
 		expect(requestsTo(emulator, 'storage', 'PUT')).toHaveLength(2);
 		expect(clock.sleeps).toHaveLength(1);
-		expect(error?.message).toMatch(/the repeated attempt was still running when the 1\.\d s that Max Retry Wait had left for it were spent \(2 attempts\)/);
+		// Storage was reached and took the bytes: the error says what they did, then which bound ended the attempt.
+		expect(error?.message).toMatch(
+			/^The upload of file "slow-put\.txt" \(upload ID [\w-]+\) to storage \(http:\/\/127\.0\.0\.1:\d+\) stopped: all 256 KB were sent in [\d.]+ s, then storage did not answer for 1\.\d s; it was ended when the 1\.\d s that Max Retry Wait had left for this repeated attempt were spent \(2 attempts\)\./,
+		);
+		expect(error?.message).not.toContain('Could not reach');
 		expect(error?.message).toMatch(/\(Max Retry Wait is 2 s; \d s were already waited in 1 wait\(s\) and [12] s spent in repeated attempts\)/);
 	});
 });

@@ -80,7 +80,9 @@ describe('Request Timeout', () => {
 
 		const { error } = await run({ operation: 'download', fileId: byId(file.fileId), options: { requestTimeout: 1 } });
 
-		expect(error?.message).toMatch(/Could not reach http:\/\/127\.0\.0\.1:\d+ while sending or reading file "invoice-INV-2024-0042\.txt": no answer and no byte moved for 1 s \(the Request Timeout option\) \(4 attempts\)\. Check the network/);
+		expect(error?.message).toMatch(
+			/^The download of file "invoice-INV-2024-0042\.txt" from storage \(http:\/\/127\.0\.0\.1:\d+\) stopped: 10 bytes of 400 bytes came in [\d.]+ s \(\d+ bytes\/s\); it was ended when nothing had moved for 1 s \(the Request Timeout option\) \(4 attempts\)\. Check the network/,
+		);
 		expect(requestsTo(emulator, 'storage', 'GET')).toHaveLength(4);
 	});
 

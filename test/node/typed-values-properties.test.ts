@@ -155,6 +155,65 @@ describe('the converter of values to write over generated values', () => {
 	});
 });
 
+describe('the work of converting a choice column counts its rows plus its choices, never their product', () => {
+	/**
+	 * The allowed values of a choice field behind a counter: every read of one of them (a comparison,
+	 * a normalisation, a lookup being built) counts one. The converter itself is the shipped one.
+	 */
+	function countedChoices(choices: string[]): { values: string[]; reads: () => number } {
+		let reads = 0;
+		const values = new Proxy(choices, {
+			get(target, key, receiver) {
+				if (typeof key === 'string' && /^\d+$/.test(key)) reads += 1;
+				return Reflect.get(target, key, receiver) as unknown;
+			},
+		});
+		return { values, reads: () => reads };
+	}
+
+	const choiceColumn = (enumValues: string[]): SchemaField => ({
+		name: 'Priority', title: 'Priority', kind: 'string', enumValues, hidden: false, readOnly: false, repeated: false, columns: [],
+	});
+	/** A cell for a column of `choices`: one of them as written, in another case and spacing, or none of them. */
+	const cell = (choices: number) =>
+		fc.oneof(
+			fc.nat(choices - 1).map((index) => `Choice ${index}`),
+			fc.nat(choices - 1).map((index) => `  CHOICE   ${index} `),
+			fc.constantFrom('none of them', '', 42, true),
+		);
+	const column = fc.integer({ min: 50, max: 400 }).chain((choices) =>
+		fc.record({ choices: fc.constant(choices), cells: fc.array(cell(choices), { minLength: 50, maxLength: 300 }), convert: fc.boolean() }),
+	);
+
+	it('a table of R rows with a choice of C values: at most 2 C + 21 R reads of the allowed values, with conversion off and on', () => {
+		fc.assert(
+			fc.property(column, ({ choices, cells, convert }) => {
+				const counted = countedChoices(Array.from({ length: choices }, (_unused, index) => `Choice ${index}`));
+				const [table] = readFields([{ title: 'T', type: 'OBJECT', items: [{ title: 'Priority', type: 'STRING' }] }]);
+				table.columns = [choiceColumn(counted.values)];
+				const rows = cells.map((value) => ({ Priority: value }));
+
+				const result = convertValue(rows, table, convert);
+
+				// Each allowed value read to build the column's lookups (exact, normalised), and a failing
+				// cell's message names at most SCHEMA_LIMITS.choicesInMessage (20) of them.
+				expect(counted.reads()).toBeLessThanOrEqual(2 * choices + 21 * cells.length);
+				if (result.ok) expect((result.value as IDataObject[]).length).toBe(rows.length);
+			}),
+			fuzzParameters(100, 0.1),
+		);
+	});
+
+	it('one field converted value by value (Update Values, item after item): the lookup is built once for the field', () => {
+		const counted = countedChoices(Array.from({ length: 1000 }, (_unused, index) => `Choice ${index}`));
+		const field = choiceColumn(counted.values);
+		for (let item = 0; item < 500; item++) {
+			expect(convertValue(` choice ${item % 1000} `, field, true)).toEqual({ ok: true, value: `Choice ${item % 1000}` });
+		}
+		expect(counted.reads()).toBeLessThanOrEqual(2 * 1000);
+	});
+});
+
 describe('counterexamples found by the properties above', () => {
 	it('a date before year 0 or after 9999 is refused, not written as "-000001-12-31"', () => {
 		const [date] = readFields([{ title: 'D', type: 'DATE' }]);

@@ -10,6 +10,7 @@ import type { INode } from 'n8n-workflow';
 
 import { WAIT_LIMITS } from '../../nodes/shared/limits';
 import type { RequestPolicy } from '../../nodes/shared/run/policy';
+import { OPTION_NAMES } from '../../nodes/shared/run/policy';
 import { WaitBudget } from '../../nodes/shared/run/waitBudget';
 import type { ApiContext } from '../../nodes/shared/run/context';
 import { RateLimitGate, forgetRateLimits } from '../../nodes/shared/transport/rateGate';
@@ -96,6 +97,8 @@ export async function runGateScenario(scenario: GateScenario): Promise<{ sent: n
 				lowSpeed: { minBytesPerSecond: 1024, windowMs: 30_000 },
 				budget,
 				waitDeadline: undefined,
+				deadline: undefined,
+				names: OPTION_NAMES,
 				cancelSignal: stop.signal,
 			};
 			let sleptBefore = 0;

@@ -39,8 +39,14 @@ export const WAIT_LIMITS = {
 	minRequestTimeoutSeconds: 1, // Lowest Request Timeout accepted, in seconds.
 	/** A retry is not started with less time than this left (it could not finish). */
 	minAttemptMs: 250,
-	/** The credential test waits this long for the API's answer (a person is waiting in the dialog). */
-	credentialTestTimeoutMs: 30_000,
+} as const;
+
+/** A person waits on these: the editor's lookups (list search, load options, the field mapper) and the credential test. */
+export const EDITOR_LIMITS = {
+	requestTimeoutMs: 10_000, // One API attempt of a lookup, connect to the last byte (a lookup reads no option: they belong to the operation edited).
+	maxRetryWaitMs: 5_000, // All the waits and repeated attempts of one lookup: a 429 asking longer fails it at once.
+	answerWithinMs: 20_000, // A whole lookup, every page and request of it: no attempt starts, no wait ends and no attempt runs past it.
+	credentialTestTimeoutMs: 15_000, // The credential test's one request (no retry).
 } as const;
 
 export const ANSWER_LIMITS = {

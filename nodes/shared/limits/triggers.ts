@@ -35,6 +35,8 @@ export const TRIGGER_LIMITS = {
 	pendingGiveUpMs: 24 * 60 * 60 * 1000,
 	/** Values requests (Include Extracted Values) run side by side. */
 	valuesConcurrency: 4,
+	/** Start From "Now": pages of the newest files read at activation, while they are dated within the cursor's lag (at most maxEarly files). */
+	startPages: 10,
 	/** Start From "Now": files uploaded this long before activation are checked for being in flight. */
 	inFlightLookbackMs: 24 * 60 * 60 * 1000,
 	/** Fetch Test Event looks at this many pages of the newest files, in the event's order. */

@@ -12,7 +12,7 @@
  */
 export type { ApiContext } from './context';
 export { cancelSignalOf } from './context';
-export type { ItemPolicy, RequestLimits, RequestPolicy } from './policy';
+export type { BoundNames, ItemPolicy, RequestLimits, RequestPolicy } from './policy';
 export { limitsOfPolicy, requestPolicy } from './policy';
 export { apiKeysOf, secretsOf, withRunScope } from './scope';
 export type { Deadline } from './waitBudget';

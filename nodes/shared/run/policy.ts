@@ -23,9 +23,25 @@ export interface RequestPolicy {
 	readonly budget: WaitBudget;
 	/** No retry wait ends past this moment: the time n8n gives a poll. */
 	readonly waitDeadline: Deadline | undefined;
+	/**
+	 * Nothing goes past this moment: no attempt starts, no wait ends, and an attempt is cut short by
+	 * it (an editor lookup's answer time, EDITOR_LIMITS.answerWithinMs).
+	 */
+	readonly deadline: Deadline | undefined;
+	/** How messages name the bounds: the options of an item or a poll, or an editor lookup's own. */
+	readonly names: BoundNames;
 	/** The execution's stop: ends every wait and aborts every request at once. */
 	readonly cancelSignal: AbortSignal | undefined;
 }
+
+/** How messages name a policy's bounds. */
+export interface BoundNames {
+	/** The Request Timeout, as in "no answer within 10 s (…)". */
+	readonly requestTimeout: string;
+}
+
+/** The bounds of an item, a poll or a callback: the options the user set. */
+export const OPTION_NAMES: BoundNames = { requestTimeout: 'the Request Timeout option' };
 
 /** The policy of one input item of the action node: a write needs its item (its Idempotency-Key). */
 export interface ItemPolicy extends RequestPolicy {
@@ -47,6 +63,8 @@ interface PolicyScope<I extends number | undefined> {
 	itemIndex: I;
 	waitDeadline: Deadline | undefined;
 	cancelSignal: AbortSignal | undefined;
+	/** An editor lookup's own bounds: its deadline, and the names of its budget and timeout (default: the options'). */
+	lookup?: { deadline: Deadline; names: BoundNames; budgetName: string; holder: string };
 }
 
 /** A policy from checked limits, with a fresh budget of Max Retry Wait. */
@@ -59,8 +77,10 @@ export function requestPolicy(limits: RequestLimits, scope: PolicyScope<number |
 		maxAnswerBytes: limits.maxAnswerBytes,
 		maxListBytes: limits.maxListBytes,
 		lowSpeed: { minBytesPerSecond: limits.minBytesPerSecond, windowMs: limits.lowSpeedWindowMs },
-		budget: new WaitBudget(limits.maxWaitMs),
+		budget: scope.lookup ? new WaitBudget(limits.maxWaitMs, scope.lookup.budgetName, scope.lookup.holder) : new WaitBudget(limits.maxWaitMs),
 		waitDeadline: scope.waitDeadline,
+		deadline: scope.lookup?.deadline,
+		names: scope.lookup?.names ?? OPTION_NAMES,
 		cancelSignal: scope.cancelSignal,
 	};
 }

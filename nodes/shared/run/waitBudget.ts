@@ -11,7 +11,15 @@ export class WaitBudget {
 	/** Of spentMs, the time spent in repeated attempts. */
 	attemptsMs = 0;
 
-	constructor(readonly limitMs: number) {}
+	/**
+	 * `name` and `holder` are how messages name the budget and what it belongs to: the Max Retry
+	 * Wait option of an item, or the fixed retry wait of an editor lookup.
+	 */
+	constructor(
+		readonly limitMs: number,
+		readonly name = 'Max Retry Wait',
+		readonly holder = 'this item',
+	) {}
 
 	allows(ms: number): boolean {
 		return this.spentMs + ms <= this.limitMs;
@@ -24,7 +32,7 @@ export class WaitBudget {
 	describe(): string {
 		const waited = Math.round((this.spentMs - this.attemptsMs) / 1000);
 		const attempts = Math.round(this.attemptsMs / 1000);
-		return `Max Retry Wait is ${Math.round(this.limitMs / 1000)} s; ${waited} s were already waited in ${this.waits} wait(s)${attempts > 0 ? ` and ${attempts} s spent in repeated attempts` : ''}`;
+		return `${this.name} is ${Math.round(this.limitMs / 1000)} s; ${waited} s were already waited in ${this.waits} wait(s)${attempts > 0 ? ` and ${attempts} s spent in repeated attempts` : ''}`;
 	}
 
 	/** A wait. */

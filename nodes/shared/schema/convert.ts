@@ -54,12 +54,45 @@ function normalised(text: string): string {
 	return text.trim().split(/\s+/).join(' ').toLowerCase();
 }
 
+/**
+ * A choice field's allowed values as lookups, built once per field (a table's column: once for all
+ * its rows) and only as far as asked: `exact` at the first value, `loose` (normalised: case and
+ * spacing, the first allowed value of each form) at the first value that needs it. Converting a
+ * column is then linear in its rows plus its allowed values, never their product.
+ */
+interface ChoiceLookup {
+	exact: Set<string>;
+	loose?: Map<string, string>;
+}
+
+const choiceLookups = new WeakMap<SchemaField, ChoiceLookup>();
+
+function choiceLookup(field: SchemaField): ChoiceLookup {
+	let lookup = choiceLookups.get(field);
+	if (lookup === undefined) {
+		lookup = { exact: new Set(field.enumValues) };
+		choiceLookups.set(field, lookup);
+	}
+	return lookup;
+}
+
+function looseMatch(lookup: ChoiceLookup, field: SchemaField, text: string): string | undefined {
+	if (lookup.loose === undefined) {
+		lookup.loose = new Map();
+		for (const allowed of field.enumValues) {
+			const form = normalised(allowed);
+			if (!lookup.loose.has(form)) lookup.loose.set(form, allowed);
+		}
+	}
+	return lookup.loose.get(normalised(text));
+}
+
 function choice(value: unknown, field: SchemaField, convert: boolean): Conversion {
 	const text = typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
-	if (text !== undefined && field.enumValues.includes(text)) return { ok: true, value: text };
+	const lookup = choiceLookup(field);
+	if (text !== undefined && lookup.exact.has(text)) return { ok: true, value: text };
 	if (text !== undefined && convert) {
-		const wanted = normalised(text);
-		const match = field.enumValues.find((allowed) => normalised(allowed) === wanted);
+		const match = looseMatch(lookup, field, text);
 		if (match !== undefined) return { ok: true, value: match };
 	}
 	const listed = field.enumValues.slice(0, SCHEMA_LIMITS.choicesInMessage).join(', ');

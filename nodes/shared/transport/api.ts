@@ -156,6 +156,7 @@ export async function apiRequestWithResponse(
 					itemIndex,
 					secrets,
 					timeoutMs,
+					timeoutName: policy.names.requestTimeout,
 					note,
 				});
 			return {
@@ -236,7 +237,7 @@ export async function apiRequestWithResponse(
 				buildApiError(context.getNode(), {
 					statusCode: 429,
 					body: {
-						detail: `Another request with this API key was answered HTTP 429, and the pause it asked for (${Math.ceil(waitMs / 1000)} s more) is longer than this item may still wait`,
+						detail: `Another request with this API key was answered HTTP 429, and the pause it asked for (${Math.ceil(waitMs / 1000)} s more) is longer than ${policy.budget.holder} may still wait`,
 					},
 					method: request.method,
 					path,

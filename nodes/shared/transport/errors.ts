@@ -161,6 +161,8 @@ export interface NetworkErrorInput {
 	secrets?: string[];
 	/** The timeout the failed attempt had, when it timed out. */
 	timeoutMs?: number;
+	/** How the timeout is named (default: the Request Timeout option). */
+	timeoutName?: string;
 	/** What was being sent or read, e.g. `part 3 of 12 of "scan.pdf"`. */
 	label?: string;
 	/** Advice in place of the default (which is about the API host and where it came from). */
@@ -203,6 +205,7 @@ export function buildNetworkError(node: INode, input: NetworkErrorInput): NodeAp
 		cause: input.cause,
 		typedIn: isFixedInstanceHost(hostnameOf(input.url)) ? undefined : 'the host (Instance Host or Base URL Override)',
 		timeoutMs: input.timeoutMs,
+		timeoutName: input.timeoutName,
 	});
 	const reason = input.reason ?? failure.what;
 	const advice = failure.ownWords && input.reason === undefined ? '' : (input.advice ?? failure.todo);

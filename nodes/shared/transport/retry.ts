@@ -2,6 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { RequestPolicy } from '../run/policy';
 import type { Deadline } from '../run/waitBudget';
+import { earlier } from '../run/waitBudget';
 import { pause, throwIfCancelled } from '../run/cancel';
 import { waitClock } from '../run/clock';
 import type { ApiContext } from '../run/context';
@@ -127,6 +128,10 @@ export async function withRetries<T>(
 ): Promise<T> {
 	const { context, gate } = options;
 	const { budget, requestTimeoutMs, waitDeadline } = options.policy;
+	// The call's own deadline (a URL's expiry, the Wait Timeout) or the policy's (an editor lookup's time), the earlier.
+	const ownDeadline = options.deadline;
+	options = { ...options, deadline: earlier(ownDeadline, options.policy.deadline) };
+	const deadlineError = options.deadline === ownDeadline ? options.deadlineError : undefined;
 	const maxFailureRetries = options.maxFailureRetries ?? WAIT_LIMITS.maxFailureRetries;
 	let failureRetries = 0;
 	let rateLimits = 0;
@@ -148,7 +153,7 @@ export async function withRetries<T>(
 				: `No time is left for another attempt (${budget.describe()})`;
 			const error = lastFailure
 				? lastFailure.giveUp(join(note, tries(attemptNumber - 1)))
-				: (options.deadlineError?.() ?? new NodeOperationError(context.getNode(), note));
+				: (deadlineError?.() ?? new NodeOperationError(context.getNode(), note));
 			throw deadlineOver ? endedByDeadline(error) : error;
 		}
 
@@ -178,7 +183,7 @@ export async function withRetries<T>(
 		if (!budget.allows(delayMs)) {
 			const what = failure.kind === 'rate-limited' ? `${options.service ?? 'The API'} asked to wait` : 'Retrying needs a pause of';
 			throw failure.giveUp(
-				join(`${what} ${Math.ceil(delayMs / 1000)} s, more than this item may still wait (${budget.describe()})`, tries(attemptNumber)),
+				join(`${what} ${Math.ceil(delayMs / 1000)} s, more than ${budget.holder} may still wait (${budget.describe()})`, tries(attemptNumber)),
 			);
 		}
 		if (options.deadline !== undefined && waitClock.now() + delayMs >= options.deadline.at) {
@@ -221,7 +226,7 @@ async function passGate(options: RetryOptions, lastFailure: AttemptFailure | und
 					? (waitDeadline?.note ?? '')
 					: pastDeadline
 						? (options.deadline?.note ?? '')
-						: `more than this item may still wait (${budget.describe()})`;
+						: `more than ${budget.holder} may still wait (${budget.describe()})`;
 				const note = `The API asked to pause requests with this key for ${Math.ceil(held / 1000)} s more; ${limit}`;
 				if (lastFailure) throw lastFailure.giveUp(join(note, tries(attemptNumber - 1)));
 				throw options.gateRefusal?.(held) ?? new NodeOperationError(context.getNode(), note);

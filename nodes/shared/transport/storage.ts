@@ -177,7 +177,7 @@ export async function putToStorage(
 		}
 		if (!result.ok) {
 			(payload.body as { destroy?: () => void }).destroy?.();
-			return { ok: false, failure: attemptFailure(context, 'PUT', approved, options, result, watch, limits) };
+			return { ok: false, failure: attemptFailure(context, 'PUT', approved, options, result, watch, limits, payload.contentLength) };
 		}
 		return judgeStorageAnswer(context, approved, options, result.answer, (answer) => stored(answer.headers, answer.statusCode));
 	});
@@ -240,7 +240,7 @@ export async function downloadFromStorage<T>(
 				const failed: Exclude<SendResult, { ok: true }> = watch.reason
 					? { ok: false, failure: 'aborted', reason: watch.reason }
 					: { ok: false, failure: 'network', error };
-				return { ok: false, failure: attemptFailure(context, 'GET', approved, capped, failed, watch, limits) };
+				return { ok: false, failure: attemptFailure(context, 'GET', approved, capped, failed, watch, limits, Number.isFinite(length) ? length : undefined) };
 			}
 		} finally {
 			watch.stop();

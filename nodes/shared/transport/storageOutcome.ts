@@ -10,7 +10,7 @@ import { secretsOf } from '../run/scope';
 import type { AttemptFailure, AttemptLimits, AttemptResult } from './retry';
 import { isTransientNetworkError, isTransientStatus, networkErrorCode, retryAfterMs } from './failures';
 import { redact, redactQuery } from './secrets';
-import { summarizeText } from '../text';
+import { sizeText, summarizeText, trimTrailingStops } from '../text';
 import type { TransferWatch } from './watch';
 
 /**
@@ -144,31 +144,93 @@ function kibPerSecond(bytesPerSecond: number): string {
 	return `${kib >= 10 ? Math.round(kib) : Math.round(kib * 100) / 100} KB/s`;
 }
 
-/** Why a storage attempt ended without an answer, for a person. */
-export function abortCause(watch: TransferWatch, limits: AttemptLimits, minBytesPerSecond: number, windowMs: number): { code: string; cause: string } {
-	const { timeoutMs, budgetLeftMs } = limits;
+/** A speed in the unit that shows it: bytes/s below 1 KB/s, else KB/s. */
+function speedText(bytesPerSecond: number): string {
+	return bytesPerSecond < 1024 ? `${Math.round(bytesPerSecond)} bytes/s` : kibPerSecond(bytesPerSecond);
+}
+
+const secondsText = (ms: number) => `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
+
+/**
+ * What the attempt's bytes did before a bound ended it, in words: how many moved, in what time, at
+ * what speed. `totalBytes`: the body's size (a PUT) or the size announced (a download), when known.
+ */
+export function transferSoFar(method: 'PUT' | 'GET', watch: TransferWatch, totalBytes: number | undefined, now = Date.now()): string {
+	const of = totalBytes !== undefined && totalBytes > 0 ? ` of ${sizeText(totalBytes)}` : '';
+	const elapsedMs = now - watch.startedAt;
+	if (method === 'PUT' && watch.memoryBody) return `the ${sizeText(totalBytes ?? 0)} body was handed over from memory and storage had not answered after ${secondsText(elapsedMs)}`;
+	if (watch.bytes === 0) return `no byte ${method === 'PUT' ? 'was sent' : 'came'} in ${secondsText(elapsedMs)}`;
+	if (method === 'PUT' && totalBytes !== undefined && watch.bytes >= totalBytes) {
+		return `all ${sizeText(totalBytes)} were sent in ${secondsText(watch.lastByteAt - watch.startedAt)}, then storage did not answer for ${secondsText(now - watch.lastByteAt)}`;
+	}
+	const speed = speedText(watch.bytes / Math.max(0.001, elapsedMs / 1000));
+	return `${sizeText(watch.bytes)}${of} ${method === 'PUT' ? 'were sent' : 'came'} in ${secondsText(elapsedMs)} (${speed})`;
+}
+
+/** Which bound ended a storage attempt, for a person: the code for the error, and the words. */
+export function abortCause(
+	watch: TransferWatch,
+	limits: AttemptLimits,
+	policy: RequestPolicy,
+): { code: 'RETRY_BUDGET' | 'TOO_SLOW' | 'IDLE'; bound: string } {
+	const { minBytesPerSecond, windowMs } = policy.lowSpeed;
 	if (watch.reason === 'deadline') {
 		return {
 			code: 'RETRY_BUDGET',
-			cause: `the repeated attempt was still running when the ${((budgetLeftMs ?? 0) / 1000).toFixed(1)} s that Max Retry Wait had left for it were spent`,
+			bound: `it was ended when the ${secondsText(limits.budgetLeftMs ?? 0)} that ${policy.budget.name} had left for this repeated attempt were spent`,
 		};
 	}
 	if (watch.reason === 'too-slow') {
 		return {
 			code: 'TOO_SLOW',
-			cause: `the transfer moved at ${kibPerSecond(watch.speedSeen)} over ${Math.round(windowMs / 1000)} s, below the Min Transfer Speed of ${kibPerSecond(minBytesPerSecond)}`,
+			bound: `it was ended because it moved at ${speedText(watch.speedSeen)} over the last ${Math.round(windowMs / 1000)} s, below the Min Transfer Speed of ${kibPerSecond(minBytesPerSecond)}`,
 		};
 	}
-	if (watch.reason === 'idle' && watch.memoryBody) {
+	if (watch.memoryBody) {
 		return {
 			code: 'TOO_SLOW',
-			cause: `the body sent from memory was not accepted within ${watch.elapsedSeconds()} s, the time its size allows at the Min Transfer Speed of ${kibPerSecond(minBytesPerSecond)} plus the Request Timeout`,
+			bound: `it was ended at the time its size allows at the Min Transfer Speed of ${kibPerSecond(minBytesPerSecond)} plus ${policy.names.requestTimeout} (${Math.round(limits.timeoutMs / 1000)} s)`,
 		};
 	}
-	return { code: 'IDLE', cause: `no progress for ${Math.round(timeoutMs / 1000)} s` };
+	return { code: 'IDLE', bound: `it was ended when nothing had moved for ${Math.round(limits.timeoutMs / 1000)} s (${policy.names.requestTimeout})` };
 }
 
-/** A storage attempt that got no usable answer: stopped, aborted by a bound, too large, or a network error. */
+const STORAGE_ADVICE = {
+	TOO_SLOW: 'Check the network between n8n and the storage host; lower "Min Transfer Speed (KB/s)" in the node options if such a slow link is expected.',
+	RETRY_BUDGET: 'Every repeated attempt is charged to "Max Retry Wait (Seconds)": raise it in the node options for large files over an unreliable link, or check the network between n8n and the storage host.',
+	IDLE: 'Check the network between n8n and the storage host, then run the node again.',
+} as const;
+
+/** The error of a transfer a bound ended: what its bytes did, then which bound ended it; never "Could not reach" a host that answered. */
+function stoppedTransferError(
+	context: ApiContext,
+	input: { method: 'PUT' | 'GET'; url: string; options: StorageRequestOptions; watch: TransferWatch; limits: AttemptLimits; totalBytes?: number },
+	note?: string,
+): NodeApiError {
+	const { method, url, options, watch, limits } = input;
+	const secrets = secretsOf(context);
+	const { code, bound } = abortCause(watch, limits, options.policy);
+	const what = method === 'PUT' ? `The upload of ${options.label} to storage` : `The download of ${options.label} from storage`;
+	const tries = limits.attemptNumber > 1 ? ` (${limits.attemptNumber} attempts)` : '';
+	// The number of attempts is said once, in the parentheses.
+	const why = (note ?? '').split('. ').filter((part) => part !== '' && !part.startsWith('Gave up after'));
+	const message = redact(
+		`${what} (${new URL(url).origin}) stopped: ${transferSoFar(method, watch, input.totalBytes)}; ${bound}${tries}.${why.length ? ` ${trimTrailingStops(why.join('. '))}.` : ''} ${STORAGE_ADVICE[code]}`,
+		secrets,
+	);
+	const error = new NodeApiError(context.getNode(), { code, url: redact(redactQuery(url), secrets) } as JsonObject, {
+		message,
+		description: redact(`${method} ${redactQuery(url)}\n${code}`, secrets),
+		itemIndex: options.policy.itemIndex,
+	});
+	error.message = message;
+	return error;
+}
+
+/**
+ * A storage attempt that got no usable answer: stopped, aborted by a bound, too large, or a network
+ * error. `totalBytes`: the body's size (a PUT) or the size announced (a download), for the message.
+ */
 export function attemptFailure(
 	context: ApiContext,
 	method: 'PUT' | 'GET',
@@ -177,8 +239,9 @@ export function attemptFailure(
 	result: Exclude<SendResult, { ok: true }>,
 	watch: TransferWatch,
 	limits: AttemptLimits,
+	totalBytes?: number,
 ): AttemptFailure {
-	const { attemptNumber, timeoutMs } = limits;
+	const { attemptNumber } = limits;
 	if (watch.reason === 'cancelled' || (result.failure === 'aborted' && result.reason === 'cancelled')) {
 		return { kind: 'failed', repeatable: false, giveUp: () => cancelledError(context) };
 	}
@@ -186,29 +249,43 @@ export function attemptFailure(
 		const limitBytes = result.failure === 'too-large' ? result.limitBytes : ((options as StorageDownloadOptions).maxBytes ?? 0);
 		return { kind: 'failed', repeatable: false, giveUp: () => downloadTooLargeError(context, options, limitBytes) };
 	}
-	const { minBytesPerSecond, windowMs } = options.policy.lowSpeed;
-	const aborted = result.failure === 'aborted' ? abortCause(watch, limits, minBytesPerSecond, windowMs) : undefined;
+	if (result.failure === 'aborted') {
+		// A bound ended it: the host answered, or took bytes, unless nothing moved at all (then it may be unreachable).
+		const reached = watch.reason !== 'idle' || watch.bytes > 0 || watch.memoryBody;
+		const stopped = { method, url, options, watch, limits, totalBytes };
+		const giveUp = reached
+			? (note?: string) => stoppedTransferError(context, stopped, note)
+			: (note?: string) => networkFailure(context, method, url, options, attemptNumber, { code: 'IDLE', timeoutMs: limits.timeoutMs }, note);
+		return { kind: 'failed', repeatable: true, giveUp };
+	}
 	const error = result.failure === 'network' ? result.error : undefined;
-	const giveUp = (note?: string) =>
-		buildNetworkError(context.getNode(), {
-			method,
-			url,
-			code: aborted?.code ?? networkErrorCode(error),
-			cause: `${aborted?.cause ?? redact((error as Error)?.message ?? 'unknown error', secretsOf(context))}${note ? `\n${note}` : ''}`,
-			attempts: attemptNumber,
-			itemIndex: options.policy.itemIndex,
-			secrets: secretsOf(context),
-			timeoutMs: aborted?.code === 'IDLE' ? timeoutMs : undefined,
-			reason: aborted?.code === 'TOO_SLOW' || aborted?.code === 'RETRY_BUDGET' ? aborted.cause : undefined,
-			note,
-			label: options.label,
-			advice:
-				aborted?.code === 'TOO_SLOW'
-					? 'Check the network between n8n and the storage host; lower "Min Transfer Speed (KB/s)" in the node options if such a slow link is expected.'
-					: aborted?.code === 'RETRY_BUDGET'
-						? 'Every repeated attempt is charged to "Max Retry Wait (Seconds)": raise it in the node options for large files over an unreliable link, or check the network between n8n and the storage host.'
-						: 'Check the network between n8n and the storage host, then run the node again.',
-		});
-	return { kind: 'failed', repeatable: aborted !== undefined || isTransientNetworkError(error), giveUp };
+	const giveUp = (note?: string) => networkFailure(context, method, url, options, attemptNumber, { error }, note);
+	return { kind: 'failed', repeatable: isTransientNetworkError(error), giveUp };
 }
 
+/** A storage attempt that reached no answer: the network error (or nothing moved), in words. */
+function networkFailure(
+	context: ApiContext,
+	method: 'PUT' | 'GET',
+	url: string,
+	options: StorageRequestOptions,
+	attempts: number,
+	failure: { error?: unknown; code?: string; timeoutMs?: number },
+	note?: string,
+): NodeApiError {
+	const cause = failure.code === 'IDLE' ? 'no answer and no byte moved' : redact((failure.error as Error)?.message ?? 'unknown error', secretsOf(context));
+	return buildNetworkError(context.getNode(), {
+		method,
+		url,
+		code: failure.code ?? networkErrorCode(failure.error),
+		cause: `${cause}${note ? `\n${note}` : ''}`,
+		attempts,
+		itemIndex: options.policy.itemIndex,
+		secrets: secretsOf(context),
+		timeoutMs: failure.timeoutMs,
+		timeoutName: options.policy.names.requestTimeout,
+		note,
+		label: options.label,
+		advice: STORAGE_ADVICE.IDLE,
+	});
+}

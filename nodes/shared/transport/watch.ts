@@ -50,6 +50,8 @@ export class TransferWatch {
 	reason: AbortReason | undefined;
 	/** Bytes seen on the watched streams. */
 	bytes = 0;
+	/** When the last of them was seen (epoch ms; the start when none was). */
+	lastByteAt = Date.now();
 	/** The speed over the last window when the low-speed limit ended the transfer (bytes/s). */
 	speedSeen = 0;
 	readonly startedAt = Date.now();
@@ -121,6 +123,7 @@ export class TransferWatch {
 		const emit = stream.emit;
 		const seen = (chunk: unknown) => {
 			this.lastProgressAt = Date.now();
+			this.lastByteAt = this.lastProgressAt;
 			const length = (chunk as { length?: unknown } | undefined)?.length;
 			if (typeof length === 'number') this.bytes += length;
 			if (this.options.maxBytes !== undefined && this.bytes > this.options.maxBytes) this.abort('too-large');
