@@ -13,3 +13,21 @@ export const REPOSITORY_URL = 'https://github.com/document-extraction/n8n-nodes-
 export function readmeSection(anchor: string): string {
 	return `${REPOSITORY_URL}#${anchor}`;
 }
+
+/** A file of this repository on GitHub (docs/..., its default branch). */
+export function repositoryFile(file: string): string {
+	return `${REPOSITORY_URL}/blob/HEAD/${file}`;
+}
+
+/**
+ * Each node's "Docs" link in the node panel. n8n (editor-ui useNodeDocsUrl, 1.123.81 and 2.41.1)
+ * shows a node description's documentationUrl as it is; without one it takes the codex's
+ * primaryDocumentation and appends its tracking query (`${url}?utm_source=...`), after any
+ * #section, which then names no heading. So the sections go in documentationUrl, and the codex
+ * files' primaryDocumentation (the same pages) carry no #section.
+ */
+export const NODE_DOCUMENTATION = {
+	documentExtraction: readmeSection('operations'),
+	documentExtractionTrigger: readmeSection('trigger'),
+	documentExtractionCallbackTrigger: readmeSection('which-trigger-to-pick'),
+} as const;

@@ -5,8 +5,11 @@
  *   docs/screenshots/credential.png          the credential dialog
  *   docs/screenshots/executed-workflow.png   an executed example workflow (folder extraction)
  *   docs/screenshots/executed-node-output.png the node's output after that run
- *   docs/screenshots/nodes-panel.png         the nodes panel searched for "Document Extraction"
- *   docs/screenshots/nodes-panel-actions.png that entry opened: the trigger's and the node's actions
+ *   docs/screenshots/nodes-panel-callback-trigger.png a new workflow's trigger panel searched for "callback"
+ *   docs/screenshots/nodes-panel.png         the next-step panel searched for "Document Extraction"
+ *   docs/screenshots/nodes-panel-actions.png its first entry opened: the trigger's and the node's actions
+ *   docs/screenshots/upload-callback-waiting-canvas.png, upload-callback-waiting.png: Upload waiting
+ *                                            for the service's callbacks, the canvas and the node's panel
  *   docs/screenshots/upload-output-table.png the first example (upload-and-extract.json) run, its
  *                                            output in the Table view (file name, status, values first)
  *   docs/screenshots/agent-workflow.png      the AI agent example after a run with the scripted model
@@ -24,17 +27,17 @@
  * Needs /usr/bin/chromium (`apt-get install -y chromium`); CHROMIUM=/path overrides it.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { chromium, type Locator, type Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 import { chatModelCredential, startOfflineChatModel } from '../dev/model/chat-model';
 import { SEEDED_KEYS, addGeneratedFileType, startEmulator } from '../dev/emulator';
 import { uploadToEmulator } from '../dev/emulator/client';
 import { resourceMapperFields, valuesToUpdate } from '../dev/n8n/resource-mapper';
 import { PURCHASE_ORDER_FILE_NAME, purchaseOrderText } from '../dev/purchase-order';
-import { DEFAULT_OWNER, dnsBlockedEnv } from '../dev/n8n/n8n-env';
+import { dnsBlockedEnv } from '../dev/n8n/n8n-env';
+import { dismissPopups, openBrowser, openNodesPanel, openNodesPanelEntry, searchNodesPanel, signIn } from '../dev/n8n/browser';
 import { startN8n, type N8nInstance } from '../dev/n8n/n8n-launcher';
 import {
 	CREDENTIAL_TYPE,
@@ -52,42 +55,17 @@ import { startSelfSignedHttps } from '../dev/self-signed-https';
 import { onlineCommand } from '../dev/start-message';
 
 const OUTPUT_DIR = path.join(REPOSITORY_ROOT, 'docs', 'screenshots');
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const DISK_WORKFLOW_ID = 'dexExDiskUpload1';
 const NODE_NAME = 'Upload, wait and read values';
 const UPLOAD_WORKFLOW_ID = 'dexExUploadOne01';
 const UPLOAD_NODE_NAME = 'Upload and extract';
 const AGENT_WORKFLOW_ID = 'dexExAgentQs0001';
+const CALLBACK_WORKFLOW_ID = 'dexExCallback001';
+const CALLBACK_NODE_NAME = 'Upload and wait for the service';
 const ONLY = process.env.SCREENSHOTS_ONLY ? new Set(process.env.SCREENSHOTS_ONLY.split(',')) : undefined;
-
-// The flags this machine needs (see the machine notes): no sandbox as root, no background connections.
-const CHROMIUM_ARGS = [
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-];
 
 function say(line: string): void {
 	process.stdout.write(`${line}\n`);
-}
-
-async function signIn(page: Page, url: string): Promise<void> {
-	await page.goto(`${url}/signin`);
-	await page.getByLabel(/email/i).fill(DEFAULT_OWNER.email);
-	await page.getByLabel(/password/i).fill(DEFAULT_OWNER.password);
-	await page.getByRole('button', { name: /sign in/i }).click();
-	await page.waitForURL((target) => !target.pathname.startsWith('/signin'), { timeout: 30_000 });
-}
-
-/** Closes toasts and pop-ups the editor shows on first visits, so they do not cover the picture. */
-async function dismissPopups(page: Page): Promise<void> {
-	for (const selector of ['.el-notification__closeBtn', '[data-test-id="close-button"]']) {
-		for (const element of await page.locator(selector).all()) await element.click({ timeout: 1000 }).catch(() => undefined);
-	}
 }
 
 /** Runs an example through the server and waits for its end; throws when it did not succeed. */
@@ -179,6 +157,56 @@ async function mapperShots(page: Page, stack: Stack): Promise<void> {
 	await page.keyboard.press('Escape');
 }
 
+/**
+ * The nodes panel: a new workflow's trigger panel searched for "callback" (the Callback Trigger's
+ * own entry); then, beside the first example's nodes, "Document Extraction": the entry n8n merges
+ * from the node and its polling trigger and the Callback Trigger's, then the first entry opened.
+ */
+async function nodesPanelShots(page: Page, stack: Stack): Promise<void> {
+	await page.goto(`${stack.n8n.url}/workflow/new`);
+	await page.locator('[data-test-id="canvas-add-button"], [data-test-id="node-creator-search-bar"]').first().waitFor({ timeout: 30_000 });
+	await dismissPopups(page);
+	await openNodesPanel(page);
+	say(`    trigger panel, "callback": ${(await searchNodesPanel(page, 'callback')).join(', ')}`);
+	await shoot(page, 'nodes-panel-callback-trigger.png');
+
+	await page.goto(`${stack.n8n.url}/workflow/${UPLOAD_WORKFLOW_ID}`);
+	await page.locator('[data-test-id="canvas-node"]').first().waitFor({ timeout: 30_000 });
+	await dismissPopups(page);
+	await page.locator('.vue-flow__pane').first().click({ position: { x: 700, y: 650 } });
+	await openNodesPanel(page);
+	say(`    next-step panel, "Document Extraction": ${(await searchNodesPanel(page, 'Document Extraction')).join(', ')}`);
+	await shoot(page, 'nodes-panel.png');
+	say(`    its first entry: ${(await openNodesPanelEntry(page, 'Document Extraction')).length} actions`);
+	await shoot(page, 'nodes-panel-actions.png');
+	await page.keyboard.press('Escape');
+}
+
+/**
+ * Upload waiting for the service's callbacks (upload-and-wait-for-callback.json run from the
+ * editor, the emulator's processing slowed so that the wait lasts): the node's panel, whose output
+ * says "Waiting for input" and, under it, the node's waitingNodeTooltip. Then the run is stopped.
+ */
+async function callbackWaitShots(page: Page, stack: Stack): Promise<void> {
+	stack.emulator.setProcessingDelay(10 * 60_000);
+	try {
+		await page.goto(`${stack.n8n.url}/workflow/${CALLBACK_WORKFLOW_ID}`);
+		await shown(page, canvasNode(page, CALLBACK_NODE_NAME));
+		await page.locator('[data-test-id="execute-workflow-button"]').first().click();
+		await page.locator(`[data-test-id="canvas-node"][data-node-name="${CALLBACK_NODE_NAME}"].waiting`).first().waitFor({ timeout: 120_000 });
+		await shoot(page, 'upload-callback-waiting-canvas.png');
+		await openPanel(page, canvasNode(page, CALLBACK_NODE_NAME));
+		const waiting = page.getByText('Waiting for the Document Extraction Service to call back', { exact: false }).first();
+		await waiting.waitFor({ timeout: 30_000 });
+		await shoot(page, 'upload-callback-waiting.png');
+		say(`    ${(await waiting.innerText()).trim()}`);
+		await page.keyboard.press('Escape');
+		await page.locator('[data-test-id="stop-execution-button"]').first().click({ timeout: 5000 }).catch(() => undefined);
+	} finally {
+		stack.emulator.setProcessingDelay(300);
+	}
+}
+
 /** A key that looks real (never sent anywhere: the sandbox is offline, or DNS answers nothing). */
 const REAL_LOOKING_KEY = 'dex_live_0123456789abcdef0123456789abcdef';
 
@@ -229,7 +257,6 @@ async function credentialTestShots(page: Page, stack: Stack): Promise<void> {
 }
 
 async function main(): Promise<void> {
-	if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: apt-get update && apt-get install -y chromium`);
 	fs.mkdirSync(OUTPUT_DIR, { recursive: true });
 	say('Starting n8n with the package, the emulator and the examples...');
 	const chatModel = await startOfflineChatModel();
@@ -239,7 +266,6 @@ async function main(): Promise<void> {
 		credentials: () => [chatModelCredential(chatModel.baseUrl)],
 		n8n: { env: { LOOPBACK_GUARD_ONLINE_HINT: onlineCommand('npm start') } },
 	});
-	const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'dex-chromium-'));
 	try {
 		say('Running the folder extraction example...');
 		const { id: executionId, execution } = await runExample(stack, DISK_WORKFLOW_ID, 'Run the example', 'the example');
@@ -252,14 +278,9 @@ async function main(): Promise<void> {
 		const { id: agentExecutionId, execution: agentExecution } = await runExample(stack, AGENT_WORKFLOW_ID, 'Ask the example question', 'the agent example');
 		say(`  execution ${agentExecutionId}: ${String(executionOutput(agentExecution, 'AI Agent')[0]?.output)}`);
 
-		const context = await chromium.launchPersistentContext(profile, {
-			executablePath: CHROMIUM,
-			headless: true,
-			args: CHROMIUM_ARGS,
-			viewport: { width: 1440, height: 900 },
-		});
+		const browser = await openBrowser();
 		try {
-			const page = context.pages()[0] ?? (await context.newPage());
+			const { page } = browser;
 			await signIn(page, stack.n8n.url);
 			say('Taking screenshots:');
 
@@ -267,6 +288,9 @@ async function main(): Promise<void> {
 			await page.goto(`${stack.n8n.url}/workflow/${DISK_WORKFLOW_ID}`);
 			await openPanel(page, await shown(page, canvasNode(page, NODE_NAME)));
 			await shoot(page, 'node-parameters.png');
+			// Its Docs link as n8n built it: the README's section, without n8n's tracking query after it.
+			const docs = await page.locator('a', { hasText: /^\s*Docs\s*$/ }).first().getAttribute('href', { timeout: 5000 }).catch(() => null);
+			say(`    the node's Docs link: ${docs ?? '(not found)'}`);
 			await page.keyboard.press('Escape');
 
 			// The credential dialog.
@@ -296,24 +320,7 @@ async function main(): Promise<void> {
 			say(`    table columns: ${headers.slice(0, 6).map((text) => text.trim()).join(' | ')}`);
 			await page.keyboard.press('Escape');
 
-			// The nodes panel: the entry n8n merges from the node and its trigger, then that entry opened.
-			await page.goto(`${stack.n8n.url}/workflow/${UPLOAD_WORKFLOW_ID}`);
-			await page.locator('[data-test-id="canvas-node"]').first().waitFor({ timeout: 30_000 });
-			await dismissPopups(page);
-			await page.locator('.vue-flow__pane').first().click({ position: { x: 700, y: 650 } });
-			const plus = page.locator('[data-test-id="node-creator-plus-button"], [data-test-id="canvas-plus-button"]').first();
-			if (await plus.count()) await plus.click();
-			else await page.keyboard.press('Tab');
-			const search = page.locator('[data-test-id="node-creator-search-bar"] input, input[placeholder*="Search"]').first();
-			await search.waitFor({ timeout: 15_000 });
-			await search.fill('Document Extraction');
-			const entry = page.locator('[data-test-id="node-creator-action-item"], [data-test-id="node-creator-node-item"]').first();
-			await entry.waitFor({ timeout: 15_000 });
-			say(`    nodes panel entry: ${(await entry.innerText()).replace(/\s+/g, ' ').trim()}`);
-			await shoot(page, 'nodes-panel.png');
-			await entry.click();
-			await page.waitForTimeout(800);
-			await shoot(page, 'nodes-panel-actions.png');
+			await nodesPanelShots(page, stack);
 
 			// The AI agent example after its run, then its Get file values tool.
 			await page.goto(`${stack.n8n.url}/workflow/${AGENT_WORKFLOW_ID}/executions/${agentExecutionId}`);
@@ -325,18 +332,20 @@ async function main(): Promise<void> {
 			await shoot(page, 'agent-tool-node.png');
 			await page.keyboard.press('Escape');
 
+			// Upload waiting for the service's callbacks: what the editor says meanwhile.
+			await callbackWaitShots(page, stack);
+
 			// Update Values' field mapper (typeVersion 2), and the time a 2,000-field list takes to open.
 			await mapperShots(page, stack);
 
 			// Last: it restarts n8n online (without the loopback guard) for the unknown-host picture.
 			await credentialTestShots(page, stack);
 		} finally {
-			await context.close();
+			await browser.close();
 		}
 	} finally {
 		await stack.stop();
 		await chatModel.close();
-		fs.rmSync(profile, { recursive: true, force: true });
 		fs.rmSync(stack.userFolder, { recursive: true, force: true });
 	}
 }

@@ -11,11 +11,12 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { nodeProperties } from './actions/node.description';
 import { router } from './actions/router';
 import { callbackWebhook } from './actions/file/upload/callback/webhook';
-import { RESUME_WEBHOOKS } from './actions/file/upload/callback/webhooks';
+import { CALLBACK_WAITING_TOOLTIP, RESUME_WEBHOOKS } from './actions/file/upload/callback/webhooks';
 import { listSearch, loadOptions, resourceMapping } from './methods';
 import { withRunScope } from '../shared/run';
 import { DEFAULT_NODE_VERSION, NODE_VERSIONS } from '../shared/versions';
 import { credentialTest } from '../shared/credentialTest';
+import { NODE_DOCUMENTATION } from '../../credentials/documentation';
 
 export class DocumentExtraction implements INodeType {
 	description: INodeTypeDescription = {
@@ -33,6 +34,8 @@ export class DocumentExtraction implements INodeType {
 		// Shown where the node stands alone (its Tool in an AI agent's tools panel); the nodes panel's
 		// merged entry shows the trigger's description instead.
 		description: 'Upload documents, then read, correct and query their extracted values',
+		// The Docs link: n8n shows it as it is (a codex URL gets its tracking query after the #section).
+		documentationUrl: NODE_DOCUMENTATION.documentExtraction,
 		defaults: { name: 'Document Extraction' },
 		// n8n generates documentExtractionTool from it; its Description parameters are in `properties` (@tool).
 		usableAsTool: true,
@@ -43,6 +46,8 @@ export class DocumentExtraction implements INodeType {
 		// Upload's resume webhook (Wait Mode "When the Service Calls Back"): a restart webhook only,
 		// see RESUME_WEBHOOKS for why it has no webhookMethods.
 		webhooks: RESUME_WEBHOOKS,
+		// The words under the editor's "Waiting for input" during that wait.
+		waitingNodeTooltip: CALLBACK_WAITING_TOOLTIP,
 		properties: nodeProperties,
 	};
 

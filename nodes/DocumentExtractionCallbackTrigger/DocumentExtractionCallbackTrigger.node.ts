@@ -8,6 +8,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { credentialTest } from '../shared/credentialTest';
+import { NODE_DOCUMENTATION } from '../../credentials/documentation';
 import { callbackTriggerProperties } from './description';
 import { checkExists, create, deleteWebhook } from './lifecycle';
 import { handleCallback } from './webhook';
@@ -24,6 +25,8 @@ export class DocumentExtractionCallbackTrigger implements INodeType {
 		version: 1,
 		subtitle: 'On the service\'s callback',
 		description: 'Starts the workflow as soon as the Document Extraction Service calls back about a document',
+		// The Docs link: n8n shows it as it is (a codex URL gets its tracking query after the #section).
+		documentationUrl: NODE_DOCUMENTATION.documentExtractionCallbackTrigger,
 		defaults: { name: 'Document Extraction Callback Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

@@ -12,6 +12,7 @@ import { triggerProperties } from './description';
 import { getFileClasses } from './methods';
 import { pollDocuments } from './poll';
 import { credentialTest } from '../shared/credentialTest';
+import { NODE_DOCUMENTATION } from '../../credentials/documentation';
 
 export class DocumentExtractionTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -29,6 +30,8 @@ export class DocumentExtractionTrigger implements INodeType {
 		// n8n's nodes panel merges this trigger with the Document Extraction node into one entry and
 		// shows this description there, as it does for Gmail and Airtable: n8n's trigger wording, short.
 		description: 'Starts the workflow when the Document Extraction Service processes or changes a document',
+		// The Docs link: n8n shows it as it is (a codex URL gets its tracking query after the #section).
+		documentationUrl: NODE_DOCUMENTATION.documentExtractionTrigger,
 		defaults: { name: 'Document Extraction Trigger' },
 		polling: true,
 		inputs: [],

@@ -4,7 +4,8 @@
  * webhookMethods (docs/dev/callback-wait.md, "n8n's restart webhook and the lint rule"). A
  * webhook that an activation registers would need them: this test fails first.
  */
-import type { INodeTypeDescription } from 'n8n-workflow';
+import type { INode, INodeParameters, INodeTypeDescription, INodeTypes } from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { loadBuiltPackage } from './support';
 
@@ -22,4 +23,41 @@ describe("the action node's webhooks", () => {
 		expect((node as { webhookMethods?: unknown }).webhookMethods).toBeUndefined();
 	});
 
+});
+
+/**
+ * While an execution waits in Upload ("When the Service Calls Back"), n8n's editor shows the node
+ * type's waitingNodeTooltip under "Waiting for input", evaluated as an expression of the node
+ * (editor-ui: `workflow.expression.getSimpleParameterValue(node, tooltip, 'internal', { $execution })`,
+ * 1.123.81 and 2.41.1). Evaluated so here, it names what the node waits for and its Wait Timeout.
+ */
+describe("the action node's words while it waits", () => {
+	async function tooltipFor(options: INodeParameters): Promise<string> {
+		const loaded = await loadBuiltPackage();
+		const nodeType = loaded.nodeTypes['n8n-nodes-document-extraction.documentExtraction'];
+		const description = (nodeType as { description: INodeTypeDescription }).description;
+		const node: INode = {
+			id: 'u1',
+			name: 'Upload and wait',
+			type: 'n8n-nodes-document-extraction.documentExtraction',
+			typeVersion: 2,
+			position: [0, 0],
+			parameters: { resource: 'file', operation: 'upload', waitForCompletion: true, waitMode: 'callback', options },
+		};
+		const nodeTypes: INodeTypes = {
+			getByName: () => nodeType,
+			getByNameAndVersion: (_name, version) => NodeHelpers.getVersionedNodeType(nodeType, version),
+			getKnownTypes: () => ({}),
+		};
+		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+		const $execution = { id: '7', mode: 'test' as const, resumeUrl: 'https://n8n.example.com/webhook-waiting/7', resumeFormUrl: 'https://n8n.example.com/form-waiting/7' };
+		return String(workflow.expression.getSimpleParameterValue(node, description.waitingNodeTooltip!, 'internal', { $execution }));
+	}
+
+	it('say what the execution waits for and until when, with the node\'s own Wait Timeout', async () => {
+		expect(await tooltipFor({})).toBe(
+			'Waiting for the Document Extraction Service to call back: the execution resumes once every upload has been processed, or after the Wait Timeout (300 s), when the input items come out unchanged. Meanwhile it holds no worker; Executions lists it as Waiting.',
+		);
+		expect(await tooltipFor({ waitTimeout: 3600 })).toContain('after the Wait Timeout (3600 s)');
+	});
 });

@@ -122,6 +122,18 @@ describe('Document Extraction in the nodes panel', () => {
 		expect(trigger.description.length).toBeLessThanOrEqual(90);
 	});
 
+	// n8n's panel drops a node whose codex names the AI category, unless it is an AI root node, from
+	// every search outside the AI view (editor-ui useViewStacks filterOutAiNodes): the Callback
+	// Trigger was not found so. The browser proves the panel (test/e2e/nodes-panel-suite.ts).
+	it('no codex names the AI category, which would hide the node from the panel\'s searches', () => {
+		const packageJson = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } };
+		const categories = packageJson.n8n.nodes.map((file) => {
+			const codex = JSON.parse(readFileSync(join(REPO_ROOT, file.replace(/\.js$/, '.json')), 'utf8')) as { categories: string[]; subcategories?: Record<string, string[]> };
+			return { file, ai: codex.categories.includes('AI') && !codex.subcategories?.AI?.includes('Root Nodes') };
+		});
+		expect(categories).toEqual(packageJson.n8n.nodes.map((file) => ({ file, ai: false })));
+	});
+
 	it("the node's own description (its AI tool's entry) says what it does, in Airtable's verb-list style", () => {
 		expect(action.description).toBe('Upload documents, then read, correct and query their extracted values');
 		expect(action.description).not.toMatch(/^Starts the workflow/);

@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { REPOSITORY_URL, readmeSection } from '../../credentials/documentation';
+import { NODE_DOCUMENTATION, REPOSITORY_URL, readmeSection, repositoryFile } from '../../credentials/documentation';
 import { loadPackage } from '../../dev/harness';
 import { anchorsOf } from './markdown';
 
@@ -23,6 +23,39 @@ const packageJson = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 
 
 interface Codex {
 	resources?: Record<string, Array<{ url: string; label?: string }>>;
+}
+
+interface DescribedType {
+	description: { name: string; documentationUrl?: string; codex?: Codex };
+}
+
+/**
+ * The node panel's Docs link as n8n builds it (editor-ui useNodeDocsUrl, the same in 1.123.81 and
+ * 2.41.1; n8n's loader puts the codex file on the description as `codex`): documentationUrl as it
+ * is when it starts with http, else the codex's primaryDocumentation with its tracking query
+ * appended, else npm's page of a community package.
+ */
+function nodeDocsLink(name: string, documentationUrl: string | undefined, codex: Codex | undefined): string {
+	if (documentationUrl?.startsWith('http')) return documentationUrl;
+	const utm = new URLSearchParams({ utm_source: 'n8n_app', utm_medium: 'node_settings_modal-credential_link', utm_campaign: name });
+	const primary = codex?.resources?.primaryDocumentation?.[0]?.url;
+	if (primary) return `${primary}?${utm.toString()}`;
+	return `https://www.npmjs.com/package/${name.split('.')[0]}`;
+}
+
+/**
+ * The credential dialog's docs link as n8n builds it (editor-ui CredentialConfig, the same in
+ * 1.123.81 and 2.41.1): an http(s) URL outside docs.n8n.io as it is; docs.n8n.io gets the
+ * tracking query (URL API: before the #section); a bare name is a docs.n8n.io page, none for a
+ * community node.
+ */
+function credentialDocsLink(documentationUrl: string | undefined): string {
+	if (!documentationUrl) return '';
+	if (!/^https?:\/\//.test(documentationUrl)) return '';
+	const url = new URL(documentationUrl);
+	if (url.hostname !== 'docs.n8n.io') return documentationUrl;
+	url.searchParams.set('utm_source', 'n8n_app');
+	return url.href;
 }
 
 /** The codex files n8n reads beside each built node, by node file. */
@@ -57,6 +90,13 @@ function target(link: string): { file: string; anchor: string } {
 	return { file: decodeURIComponent(url.pathname.slice(blob.length)), anchor };
 }
 
+/** Where a link lands: the repository file, the heading it names ('' for the top) and whether that heading is there. */
+function landing(link: string): { file: string; anchor: string; lands: boolean } {
+	const { file, anchor } = target(link);
+	const exists = fs.existsSync(path.join(ROOT, file));
+	return { file, anchor, lands: exists && (anchor === '' || anchorsOf(fs.readFileSync(path.join(ROOT, file), 'utf8')).has(anchor)) };
+}
+
 describe('documentation links in the editor', () => {
 	it('one constant names the repository; package.json\'s homepage, repository and bugs name the same one', () => {
 		expect(packageJson.homepage).toBe(`${REPOSITORY_URL}#readme`);
@@ -75,13 +115,52 @@ describe('documentation links in the editor', () => {
 		const urls = (file: string, kind: string) => (codex.get(file)?.resources?.[kind] ?? []).map((resource) => resource.url);
 
 		expect(urls(nodeFile, 'credentialDocumentation')).toEqual([readmeSection('credentials')]);
-		expect(urls(nodeFile, 'primaryDocumentation')).toEqual([readmeSection('operations')]);
+		expect(urls(nodeFile, 'primaryDocumentation')).toEqual([REPOSITORY_URL]);
 		expect(urls(nodeFile, 'generic')).toEqual([readmeSection('query-configuration'), readmeSection('examples')]);
 		expect(urls(triggerFile, 'credentialDocumentation')).toEqual([readmeSection('credentials')]);
-		expect(urls(triggerFile, 'primaryDocumentation')).toEqual([readmeSection('trigger')]);
+		expect(urls(triggerFile, 'primaryDocumentation')).toEqual([repositoryFile('docs/trigger.md')]);
 		expect(urls(callbackTriggerFile, 'credentialDocumentation')).toEqual([readmeSection('credentials')]);
-		expect(urls(callbackTriggerFile, 'primaryDocumentation')).toEqual([readmeSection('which-trigger-to-pick')]);
-		expect(urls(callbackTriggerFile, 'generic')).toEqual([`${REPOSITORY_URL}/blob/HEAD/docs/callback-trigger.md`]);
+		expect(urls(callbackTriggerFile, 'primaryDocumentation')).toEqual([repositoryFile('docs/callback-trigger.md')]);
+		expect(urls(callbackTriggerFile, 'generic')).toEqual([repositoryFile('docs/callback-trigger.md')]);
+	});
+
+	it('each node\'s Docs link, as n8n builds it from the description and the codex, lands on the node\'s own section', async () => {
+		const { nodeTypes } = await loadPackage();
+		const codex = await builtCodexFiles();
+		const codexOf = (name: string) => [...codex.values()].find((file) => (file as { node?: string }).node?.endsWith(`.${name}`));
+		const landings = Object.values(nodeTypes).map((type) => {
+			const { name, documentationUrl } = (type as DescribedType).description;
+			const link = nodeDocsLink(`n8n-nodes-document-extraction.${name}`, documentationUrl, codexOf(name));
+			return { name, link, ...landing(link) };
+		});
+		expect(landings.map(({ name, file, anchor }) => ({ name, file, anchor }))).toEqual([
+			{ name: 'documentExtraction', file: 'README.md', anchor: 'operations' },
+			{ name: 'documentExtractionTrigger', file: 'README.md', anchor: 'trigger' },
+			{ name: 'documentExtractionCallbackTrigger', file: 'README.md', anchor: 'which-trigger-to-pick' },
+		]);
+		for (const { link, lands } of landings) expect({ link, lands }).toEqual({ link, lands: true });
+		expect(Object.fromEntries(Object.values(nodeTypes).map((type) => [(type as DescribedType).description.name, (type as DescribedType).description.documentationUrl]))).toEqual(NODE_DOCUMENTATION);
+	});
+
+	it('the codex files\' primaryDocumentation carries no #section: n8n appends its tracking query to it, after which a section is no heading', async () => {
+		for (const [codexFile, codex] of await builtCodexFiles()) {
+			for (const { url } of codex.resources?.primaryDocumentation ?? []) {
+				const built = `${url}?utm_source=n8n_app&utm_medium=node_settings_modal-credential_link&utm_campaign=x`;
+				expect({ codexFile, url, ...landing(built) }).toEqual({ codexFile, url, ...landing(built), lands: true, anchor: '' });
+			}
+		}
+	});
+
+	it('the credential dialog\'s docs link, as n8n builds it, lands on the README\'s Credentials section', async () => {
+		const { credentialTypes } = await loadPackage();
+		const link = credentialDocsLink(credentialTypes.documentExtractionApi.documentationUrl);
+		expect({ link, ...landing(link) }).toEqual({ link, file: 'README.md', anchor: 'credentials', lands: true });
+	});
+
+	it('a #section before n8n\'s tracking query names no heading (the check can fail)', () => {
+		const link = nodeDocsLink('n8n-nodes-document-extraction.documentExtraction', undefined, { resources: { primaryDocumentation: [{ url: readmeSection('operations') }] } });
+		expect(link).toMatch(/#operations\?utm_source=/);
+		expect(landing(link)).toEqual({ file: 'README.md', anchor: expect.stringMatching(/^operations\?utm_source=/), lands: false });
 	});
 
 	it('the codex files as committed are what the build copies', async () => {

@@ -30,3 +30,12 @@ export const RESUME_WEBHOOKS: IWebhookDescription[] = [
 		restartWebhook: true,
 	},
 ];
+
+/**
+ * What the editor says under "Waiting for input" while an execution waits in this node: n8n
+ * evaluates a node type's `waitingNodeTooltip` with $parameter and $execution (editor-ui, 1.123.81
+ * and 2.41.1; n8n's Wait node words its own so). Only Upload with Wait Mode "When the Service Calls
+ * Back" ever waits; its Wait Timeout default is PROCESSING_WAIT_LIMITS.defaultWaitTimeoutSeconds.
+ */
+export const CALLBACK_WAITING_TOOLTIP =
+	'={{ "Waiting for the Document Extraction Service to call back: the execution resumes once every upload has been processed, or after the Wait Timeout (" + ($parameter.options && $parameter.options.waitTimeout ? $parameter.options.waitTimeout : 300) + " s), when the input items come out unchanged. Meanwhile it holds no worker; Executions lists it as Waiting." }}';
