@@ -84,14 +84,4 @@ describe("npm start's emulator calls the Callback Trigger example only while it 
 		]);
 		expect(unknownWebhookLines()).toEqual([]);
 	});
-
-	test('unpublished again: the calls stop', async () => {
-		await n8n.rest(`/workflows/${EXAMPLE_ID}/deactivate`, { method: 'POST', body: {} });
-		expect(await follower.check()).toBe(false);
-
-		const uploadId = await upload(`unpublished-${INVOICE_FILE_NAME}`);
-
-		expect(deliveriesOf(uploadId)).toEqual([]);
-		expect(unknownWebhookLines()).toEqual([]);
-	});
 });
