@@ -60,6 +60,12 @@ export interface WebhookTriggerOptions extends PackageOptions {
 	nodeId?: string;
 	/** n8n's public webhook base (WEBHOOK_URL + "webhook"); default: this server's own address */
 	publicWebhookBase?: string;
+	/**
+	 * 'webhook' (default): the production URL of an active workflow. 'manual': the editor's test URL
+	 * while it listens (n8n's TestWebhooks: the node runs in mode "manual", with the workflow's
+	 * stored static data; n8n 1.x saves what the call changed, as modelled here, 2.41 does not).
+	 */
+	mode?: 'webhook' | 'manual';
 }
 
 /** One call to the trigger's URL, as the caller saw it and as n8n would go on. */
@@ -263,7 +269,10 @@ export async function activateWebhookTrigger(options: WebhookTriggerOptions): Pr
 		if (!hook) return undefined;
 		const workflow = newWorkflow();
 		const additionalData = additionalDataFor();
-		const context = new HookContext(workflow, node, additionalData, 'trigger', 'activate', webhookDataFor(additionalData));
+		const context =
+			options.mode === 'manual'
+				? new HookContext(workflow, node, additionalData, 'manual', 'manual', webhookDataFor(additionalData))
+				: new HookContext(workflow, node, additionalData, 'trigger', 'activate', webhookDataFor(additionalData));
 		return await hook.call(context);
 	};
 
@@ -290,7 +299,7 @@ export async function activateWebhookTrigger(options: WebhookTriggerOptions): Pr
 			httpResponse: response as unknown as IWorkflowExecuteAdditionalData['httpResponse'],
 		});
 		const workflow = newWorkflow();
-		const context = new WebhookContext(workflow, node, additionalData, 'webhook', webhookDataFor(additionalData), [], null);
+		const context = new WebhookContext(workflow, node, additionalData, options.mode ?? 'webhook', webhookDataFor(additionalData), [], null);
 		let result: IWebhookResponseData;
 		try {
 			result = await (nodeType.webhook as NonNullable<INodeType['webhook']>).call(context);

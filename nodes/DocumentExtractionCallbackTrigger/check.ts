@@ -31,10 +31,18 @@ function ignored(reason: string, handled = false): CheckedVerdict {
 	return { status: 200, body: { received: true, outcome: 'ignored', reason }, handled };
 }
 
+/** The request policies of a call (requestPolicy.ts, callbackPolicy): the first request, then those after the API confirmed the upload. */
+export interface CallPolicies {
+	check: RequestPolicy;
+	confirmed: RequestPolicy;
+}
+
 /**
  * Asks the API about the upload a callback names and decides what the call emits. Nothing of the
  * body but the upload id (checked) and the step name is used: the outcome, the files and their
- * records are the API's. Every request carries `deadline` (the time left to answer the call).
+ * records are the API's. Every request carries `deadline` (the time left to answer the call). The
+ * status request is made once, never repeated (`policies.check`): whoever sent the call, it costs
+ * at most one request until the API has confirmed the upload.
  * - The API does not know the upload (404, or another 4xx than 401, 403, 429): 404, nothing emitted:
  *   a forged callback, or an upload of another key's workspace.
  * - The API cannot be asked now (5xx, 429, network, 401/403, no time left): 503, so that the service
@@ -46,13 +54,13 @@ export async function checkCallback(
 	context: IWebhookFunctions,
 	hint: CallbackHint,
 	settings: CallbackSettings,
-	policy: RequestPolicy,
+	policies: CallPolicies,
 	deadline: Deadline,
 ): Promise<CheckedVerdict> {
 	let status: UploadStatus;
 	try {
 		status = await getUploadStatus(context, hint.uploadId, {
-			policy,
+			policy: policies.check,
 			deadline,
 			idSource: { what: 'upload ID', source: 'The callback' },
 		});
@@ -71,7 +79,7 @@ export async function checkCallback(
 	const processedRecords = settings.events.has('fileProcessed') ? progress.processed.map(({ file }) => file as FileRecord) : [];
 	let processed: FileRecord[];
 	try {
-		processed = await listRecords(context, processedRecords, policy, deadline);
+		processed = await listRecords(context, processedRecords, policies.confirmed, deadline);
 	} catch (error) {
 		return failedCheck(context, hint, error);
 	}

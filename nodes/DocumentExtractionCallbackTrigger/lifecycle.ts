@@ -18,7 +18,8 @@ import { callbackReach } from '../shared/parameters';
  *   down when n8n starts must not deactivate the trigger (the service would then get 404s and
  *   give up on its callbacks);
  * - delete: true (nothing registered); the README tells the user to clear the dashboard's setting.
- * Test URLs (the editor's "Listen for test event") are not checked: a test call may come from anywhere.
+ * Test URLs (the editor's "Execute step" on this node, "Execute workflow" on the canvas) are not
+ * checked: a test call may come from anywhere.
  */
 export async function checkExists(this: IHookFunctions): Promise<boolean> {
 	return false;

@@ -11,9 +11,10 @@ import { callbackPolicy } from '../shared/requestPolicy';
 import type { Deadline, RequestPolicy } from '../shared/run';
 import { apiKeysOf, waitClock, withRunScope } from '../shared/run';
 import { readCallback } from './body';
-import type { CheckedVerdict, Emission } from './check';
+import type { CallPolicies, CheckedVerdict, Emission } from './check';
 import { RETRY_LATER, checkCallback, keyOf } from './check';
 import { readHistory, writeHistory } from './history';
+import type { CallbackScope } from './memory';
 import { scopeOf } from './memory';
 import type { CallbackSettings } from './settings';
 import { readCallbackSettings } from './settings';
@@ -64,10 +65,10 @@ async function handle(context: IWebhookFunctions, response: Answerable): Promise
 		note: `A callback is answered within ${CALLBACK_LIMITS.answerWithinMs / 1000} s (the service waits 30 s at most)`,
 	};
 	let settings: CallbackSettings;
-	let policy: RequestPolicy;
+	let policies: CallPolicies;
 	try {
 		settings = readCallbackSettings(context);
-		policy = callbackPolicy(context);
+		policies = callbackPolicy(context);
 	} catch (error) {
 		context.logger.error(
 			`Document Extraction Callback Trigger "${context.getNode().name}": a callback was answered 503 (the service will call again) because a parameter is invalid: ${asNodeError(context, error).message}`,
@@ -91,24 +92,39 @@ async function handle(context: IWebhookFunctions, response: Answerable): Promise
 		return NO_RESPONSE;
 	}
 
+	// A test call (the editor's test URL: n8n's mode "manual") neither reads nor writes what
+	// production handled: it fires for an upload production has handled, and production still fires for it.
+	const test = context.getMode() === 'manual';
 	const key = keyOf(hint);
-	const staticData = context.getWorkflowStaticData('node');
-	const history = readHistory(staticData);
-	const scope = scopeOf<CheckedVerdict>(context.getWorkflow().id ?? '', context.getNode().id);
+	const staticData = test ? undefined : context.getWorkflowStaticData('node');
+	const history = staticData ? readHistory(staticData) : [];
+	const scope = scopeOf<CheckedVerdict>(context.getWorkflow().id ?? '', context.getNode().id, test);
 	if (scope.remembers(key) || history.includes(key)) {
 		answer(response, 200, { received: true, outcome: 'duplicate' });
 		return NO_RESPONSE;
 	}
+	if (!scope.checking(key)) {
+		const recalled = scope.recall(hint.uploadId, calledAt);
+		if (recalled) {
+			answer(response, recalled.status, recalled.body);
+			return NO_RESPONSE;
+		}
+		if (!scope.admits()) {
+			answer(response, RETRY_LATER, { received: true, outcome: 'retryLater', reason: 'The trigger is checking as many callbacks as it may at once' });
+			return NO_RESPONSE;
+		}
+	}
 
-	const { verdict, first } = await scope.once(key, settings.historySize, async () => await checkCallback(context, hint, settings, policy, deadline));
+	const { verdict, first } = await scope.once(key, settings.historySize, async () => await checkCallback(context, hint, settings, policies, deadline));
 	if (!first) {
 		// Another delivery of this callback ran the check: it emits (or not); this one only answers.
 		if (verdict.emission) answer(response, 200, { received: true, outcome: 'duplicate' });
 		else answer(response, verdict.status, verdict.body);
 		return NO_RESPONSE;
 	}
-	if (verdict.handled) writeHistory(staticData, history, scope.recentKeys(), settings.historySize);
+	if (verdict.handled && staticData) writeHistory(staticData, history, scope.recentKeys(), settings.historySize);
 	if (!verdict.emission) {
+		if (!verdict.handled) rememberAnswer(scope, hint.uploadId, verdict, waitClock.now());
 		answer(response, verdict.status, verdict.body);
 		return NO_RESPONSE;
 	}
@@ -117,8 +133,26 @@ async function handle(context: IWebhookFunctions, response: Answerable): Promise
 		at: calledAt + CALLBACK_LIMITS.valuesWithinMs,
 		note: `The values of a callback's files are read within ${CALLBACK_LIMITS.valuesWithinMs / 1000} s of the call (the service waits 30 s at most); read them later with File > Get Values`,
 	};
-	const items = await itemsOf(context, verdict.emission, settings, policy, valuesDeadline);
+	const items = await itemsOf(context, verdict.emission, settings, policies.confirmed, valuesDeadline);
 	return { workflowData: [items], webhookResponse: verdict.body };
+}
+
+/**
+ * After a check that emitted nothing, calls about the same upload are answered from memory for a
+ * while, without a request: an upload the API does not know, 404 for CALLBACK_LIMITS.unknownUploadMs;
+ * anything else (still processing, the API unavailable, a step it does not list), 503 with
+ * Retry-After for CALLBACK_LIMITS.recentAnswerMs, so that the service calls again after it.
+ */
+function rememberAnswer(scope: CallbackScope<CheckedVerdict>, uploadId: string, verdict: CheckedVerdict, now: number): void {
+	if (verdict.status === 404) {
+		scope.rememberAnswer(uploadId, { status: 404, body: verdict.body, until: now + CALLBACK_LIMITS.unknownUploadMs });
+		return;
+	}
+	scope.rememberAnswer(uploadId, {
+		status: RETRY_LATER,
+		body: { received: true, outcome: 'retryLater', reason: 'The API was asked about this upload moments ago; send the callback again later' },
+		until: now + CALLBACK_LIMITS.recentAnswerMs,
+	});
 }
 
 /**

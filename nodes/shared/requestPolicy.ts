@@ -158,12 +158,18 @@ export function defaultRequestLimits(): RequestLimits {
 }
 
 /**
- * The policy of one call of the Callback Trigger, from its options. The check that must end before
- * the call is answered passes its own deadline with each request (the API layer's `deadline`);
- * what comes after the answer (values) has the options' bounds.
+ * The policies of one call of the Callback Trigger, from its options. `check`: the first request a
+ * call causes (the status of the upload it names), made for a caller nobody has authenticated:
+ * one attempt, never repeated (Max Retry Wait 0: a failure is answered 503 and the service calls
+ * again), so that no caller makes the node send more than one request. `confirmed`: the requests
+ * made once the API has confirmed the upload (its files' records, values), with the options'
+ * retries. The check that must end before the call is answered passes its own deadline with each
+ * request (the API layer's `deadline`).
  */
-export function callbackPolicy(context: IWebhookFunctions): RequestPolicy {
-	return requestPolicy(readRequestLimits(context, undefined), { itemIndex: undefined, waitDeadline: undefined, cancelSignal: undefined });
+export function callbackPolicy(context: IWebhookFunctions): { check: RequestPolicy; confirmed: RequestPolicy } {
+	const limits = readRequestLimits(context, undefined);
+	const scope = { itemIndex: undefined, waitDeadline: undefined, cancelSignal: undefined };
+	return { check: requestPolicy({ ...limits, maxWaitMs: 0 }, scope), confirmed: requestPolicy(limits, scope) };
 }
 
 /**

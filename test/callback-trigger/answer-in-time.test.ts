@@ -26,7 +26,11 @@ describe('answering in time', () => {
 		// The API's answer never came: the status request is still open in the emulator's log.
 		expect(statusRequests(emulator).map((entry) => entry.fault)).toEqual(['hang']);
 
-		// Nothing was remembered: the service's next call is checked again and emits.
+		// The service's repeat within CALLBACK_LIMITS.recentAnswerMs is answered 503 from memory, no request;
+		// nothing was remembered as handled: its next call after that is checked again and emits.
+		expect(await trigger.post(completedBody(uploadId))).toMatchObject({ status: 503, body: { outcome: 'retryLater' } });
+		expect(statusRequests(emulator)).toHaveLength(1);
+		await new Promise((resolve) => setTimeout(resolve, CALLBACK_LIMITS.recentAnswerMs));
 		const again = await trigger.post(completedBody(uploadId));
 		expect(again).toMatchObject({ status: 200, body: { outcome: 'emitted' } });
 		expect(emittedFileIds(trigger)).toHaveLength(1);

@@ -25,7 +25,7 @@ import { documents, outputAfterWait, startCallbackRun, useWaitingWebhooks } from
 import { useEmulator } from '../node/support';
 import { fuzzParameters, fuzzTimeout } from './runs';
 
-const RUNS = 8;
+const RUNS = 16;
 const PROCESSING_MS = 400;
 const emulator = useEmulator({ processingDelayMs: PROCESSING_MS, callbackRetryBaseMs: 100 });
 const waiting = useWaitingWebhooks();

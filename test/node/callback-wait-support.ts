@@ -67,7 +67,7 @@ export async function startCallbackRun(
 	waiting: WaitingWebhooks,
 	inputItems: INodeExecutionData[],
 	parameters: INodeParameters = {},
-	extra: { continueOnFail?: boolean; apiKey?: string } = {},
+	extra: { continueOnFail?: boolean; apiKey?: string; nodeName?: string } = {},
 ): Promise<CallbackRun> {
 	const parked = await runNode({
 		type: 'documentExtraction',
@@ -76,15 +76,16 @@ export async function startCallbackRun(
 		inputItems,
 		observer: waiting,
 		continueOnFail: extra.continueOnFail,
+		nodeName: extra.nodeName,
 		mode: 'webhook',
 	});
 	return { parked, executionId: parked.result.executionId };
 }
 
 /** The node's output items once the execution has ended. */
-export async function outputAfterWait(waiting: WaitingWebhooks, executionId: string, timeoutMs = 60_000): Promise<INodeExecutionData[]> {
+export async function outputAfterWait(waiting: WaitingWebhooks, executionId: string, timeoutMs = 60_000, nodeName = NODE): Promise<INodeExecutionData[]> {
 	const ended = await waiting.whenEnded(executionId, timeoutMs);
-	return ended.outputOf(NODE);
+	return ended.outputOf(nodeName);
 }
 
 /** GET /uploads/{id} requests per upload ID. */

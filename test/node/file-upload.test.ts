@@ -365,3 +365,24 @@ describe('Get Upload Status and Get Values refuse an array where one ID is expec
 		expect(emulator.requests).toHaveLength(0);
 	});
 });
+
+describe("File > Upload's items and the callback URL", () => {
+	it("leave out the callback URL the upload got (the key's default, e.g. a Callback Trigger's URL, or the user's own); callbackURLSource says which", async () => {
+		const triggerUrl = 'https://n8n.example.com/webhook/6f1c2a9e-4b7d-4c03-9e2a-5b7d9c0e1f23/callback';
+		emulator.setDefaultCallbackUrl(SEEDED_KEYS.readWrite, triggerUrl);
+		try {
+			const byDefault = await upload([await binaryItem(INVOICE_FILE_NAME, invoiceText())], { waitForCompletion: false });
+			const own = await upload([await binaryItem(INVOICE_FILE_NAME, invoiceText())], { waitForCompletion: false, options: { callbackURL: 'https://hooks.example.com/mine' } });
+
+			expect(byDefault.items[0].json).toMatchObject({ status: 'uploaded', callbackURLSource: 'api_key' });
+			expect(own.items[0].json).toMatchObject({ status: 'uploaded', callbackURLSource: 'user' });
+			for (const item of [...byDefault.items, ...own.items]) {
+				expect(item.json.callbackURL).toBeUndefined();
+				expect(JSON.stringify(item.json)).not.toContain('n8n.example.com');
+				expect(JSON.stringify(item.json)).not.toContain('hooks.example.com');
+			}
+		} finally {
+			emulator.setDefaultCallbackUrl(SEEDED_KEYS.readWrite, undefined);
+		}
+	});
+});

@@ -61,7 +61,7 @@ export const CALLBACK_LIMITS = {
 	defaultHistorySize: 1000,
 	/** Highest History Size accepted (about 410 KB of static data, written on every emission). */
 	maxHistorySize: 10_000,
-	/** Trigger nodes whose memory (checks in flight, recent uploads) one n8n process keeps; the least recently called is dropped. */
+	/** Trigger nodes whose memory (checks in flight, recent uploads and answers) one n8n process keeps; the least recently called is dropped. */
 	maxScopesInMemory: 100,
 	/** A body n8n hands over as text (a content type other than JSON) is read as JSON up to this many characters. */
 	maxTextBodyChars: 65_536,
@@ -69,4 +69,14 @@ export const CALLBACK_LIMITS = {
 	maxStepNameLength: 64,
 	/** Values requests (Include Extracted Values) run side by side, before the answer (valuesWithinMs). */
 	valuesConcurrency: 4,
+	/** Checks through the API at once, per trigger node and process; a call past it is answered 503 with Retry-After, no request. */
+	maxChecksInFlight: 8,
+	/** The same, for all Callback Triggers of one n8n process together. */
+	maxChecksInFlightPerProcess: 32,
+	/** After a check that emitted nothing, calls about the same upload are answered from memory (503) for this long: no request. */
+	recentAnswerMs: 1_000,
+	/** An upload the API does not know (404) is answered 404 from memory for this long: no request. */
+	unknownUploadMs: 60_000,
+	/** Uploads whose last answer (above) one trigger node remembers per process; the oldest dropped first. */
+	maxRememberedAnswers: 500,
 } as const;

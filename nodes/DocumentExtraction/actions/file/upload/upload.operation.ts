@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { IdSource } from '../../../../shared/api';
-import { ENDPOINTS, endpointName, requireServiceId } from '../../../../shared/api';
+import { ENDPOINTS, endpointName, requireServiceId, withoutField } from '../../../../shared/api';
 import { withLeadingKeys } from '../../../../shared/output/keyOrder';
 import { invalidParameter, requireBoolean, requireText } from '../../../../shared/parameters';
 import { multipartUpload } from './multipart';
@@ -84,7 +84,8 @@ export async function execute(
 		uploadId = upload.uploadId;
 	}
 	if (waitMode === 'none') {
-		return [{ json: withLeadingKeys({ ...uploadInfo, fileName, fileType, fileSize: source.fileSize, status: 'uploaded' }) }];
+		// Without the callback URL: it is the key's default (often a Callback Trigger's URL, which any caller can use) or the user's own; callbackURLSource tells which.
+		return [{ json: withLeadingKeys({ ...withoutField(uploadInfo, 'callbackURL'), fileName, fileType, fileSize: source.fileSize, status: 'uploaded' }) }];
 	}
 	if (callbackRun && resultSettings) {
 		const expectZip = isZipUpload(fileName, fileType);

@@ -20,7 +20,7 @@ export interface WaitProgress {
 	resumed: boolean;
 	/** Items whose processing the API confirmed as ended, with that answer (undefined: ended before the wait, read again for the results). */
 	finished: Map<number, UploadProgress | undefined>;
-	/** When a callback's check last found the item unfinished (callbacks within CALLBACK_WAIT_LIMITS.verifySpacingMs are not checked again). */
+	/** When a check last found the item unfinished, or could not ask (callbacks within CALLBACK_WAIT_LIMITS.verifySpacingMs are not checked again). */
 	unfinishedAt: Map<number, number>;
 	/** When this process last asked the API for an item, for whatever reason. */
 	askedAt: Map<number, number>;
@@ -28,6 +28,10 @@ export interface WaitProgress {
 	checking: Map<number, Promise<Verdict>>;
 	/** The first look at the execution (every unconfirmed upload), shared by the callbacks that arrive meanwhile. */
 	firstLook?: Promise<void>;
+	/** Whether the first look has ended (a callback after it does not take its answers as its own). */
+	firstLookDone: boolean;
+	/** What the first look found for each upload it asked for: a callback that waited for it uses its item's answer. */
+	firstVerdicts: Map<number, Verdict>;
 	/** Every item's record of the wait, read once. */
 	items?: WaitItem[];
 }
@@ -35,7 +39,7 @@ export interface WaitProgress {
 const tracked = new Map<string, WaitProgress>();
 
 function fresh(): WaitProgress {
-	return { resumed: false, finished: new Map(), unfinishedAt: new Map(), askedAt: new Map(), checking: new Map() };
+	return { resumed: false, finished: new Map(), unfinishedAt: new Map(), askedAt: new Map(), checking: new Map(), firstLookDone: false, firstVerdicts: new Map() };
 }
 
 /** The record of a waiting execution, created when missing (`created` tells), marked as most recently used. */

@@ -56,12 +56,28 @@ export function writeWaitState(context: IExecuteFunctions, header: WaitHeader, i
 }
 
 /**
+ * A JavaScript string literal of `text` in which only letters, digits and spaces stand as
+ * themselves, every other UTF-16 unit as \uXXXX: no `{{`, `}}`, quote, backslash or line break of
+ * a node's name can end the literal or the expression around it.
+ */
+function stringLiteral(text: string): string {
+	let literal = '"';
+	for (let index = 0; index < text.length; index++) {
+		const unit = text.charCodeAt(index);
+		const plain = (unit >= 48 && unit <= 57) || (unit >= 65 && unit <= 90) || (unit >= 97 && unit <= 122) || unit === 32;
+		literal += plain ? text[index] : `\\u${unit.toString(16).padStart(4, '0')}`;
+	}
+	return `${literal}"`;
+}
+
+/**
  * One key of the waiting node's context, from webhook(), which has no getContext: read through
  * n8n's expression `$node[name].context[key]`. Only names the node built go into the expression
- * (the node's own name quoted by JSON, a fixed prefix and an item number), never a value a caller sent.
+ * (the node's own name and the key, each as a string literal of letters, digits and \u escapes:
+ * stringLiteral), never a value a caller sent.
  */
 function readContextKey(context: IWebhookFunctions, key: string): unknown {
-	const expression = `{{ $node[${JSON.stringify(context.getNode().name)}].context[${JSON.stringify(key)}] }}`;
+	const expression = `{{ $node[${stringLiteral(context.getNode().name)}].context[${stringLiteral(key)}] }}`;
 	return context.evaluateExpression(expression, 0);
 }
 

@@ -1,10 +1,10 @@
-import { timingSafeEqual } from 'crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { getUploadStatus } from '../../../../../shared/api';
 import { forEachConcurrently } from '../../../../../shared/concurrency';
 import { CALLBACK_WAIT_LIMITS } from '../../../../../shared/limits';
 import { defaultRequestLimits, storedItemPolicy } from '../../../../../shared/requestPolicy';
+import { sameSecret } from '../../../../../shared/sameSecret';
 import { waitClock, withRunScope } from '../../../../../shared/run';
 import { readUploadStatus } from '../../../../../shared/uploadStatus';
 import type { Verdict, WaitProgress } from './progress';
@@ -62,11 +62,6 @@ function readNotice(body: unknown): { status: string; step: string } | undefined
 
 const FINAL_STEPS = new Set(['processing_finished', 'processing_failed']);
 
-function sameSecret(given: unknown, secret: string): boolean {
-	if (typeof given !== 'string' || given.length !== secret.length) return false;
-	return timingSafeEqual(Buffer.from(given), Buffer.from(secret));
-}
-
 /** The item number of the callback URL: a whole number below `count`. */
 function itemIndexOf(value: unknown, count: number): number | undefined {
 	if (typeof value !== 'string' || !/^\d{1,9}$/.test(value)) return undefined;
@@ -95,10 +90,13 @@ async function handleCallback(context: IWebhookFunctions, reply: Reply): Promise
 
 	const { progress, created } = progressOf(key);
 	if (created) progress.firstLook = firstLook(context, header, progress);
+	// A callback that starts or waits for the first look takes its item's answer from it: no second request.
+	const joinedFirstLook = !progress.firstLookDone;
 	await progress.firstLook;
 	const item = progress.items?.[index] ?? {};
 	if (!item.uploadId) return reply(200, { status: 'ignored', note: `item ${index} made no upload` });
-	const verdict = progress.finished.has(index) ? 'finished' : await checkForCallback(context, progress, index, item);
+	const looked = joinedFirstLook ? progress.firstVerdicts.get(index) : undefined;
+	const verdict = progress.finished.has(index) ? 'finished' : (looked ?? (await checkForCallback(context, progress, index, item)));
 	if (progress.resumed) return reply(200, { status: 'already resumed' });
 	if (verdict === 'finished') {
 		await tailRecheck(context, header, progress);
@@ -134,10 +132,14 @@ async function askApi(context: IWebhookFunctions, progress: WaitProgress, index:
 			});
 			const status = await getUploadStatus(context, item.uploadId ?? '', { policy });
 			const upload = readUploadStatus(status, item.expectZip === true);
-			if (upload.state === 'processing') return 'unfinished';
+			if (upload.state === 'processing') {
+				progress.unfinishedAt.set(index, waitClock.now());
+				return 'unfinished';
+			}
 			progress.finished.set(index, upload);
 			return 'finished';
 		} catch {
+			progress.unfinishedAt.set(index, waitClock.now());
 			return 'unavailable';
 		} finally {
 			progress.checking.delete(index);
@@ -147,13 +149,15 @@ async function askApi(context: IWebhookFunctions, progress: WaitProgress, index:
 	return await check;
 }
 
-/** The check a final callback asks for, at most once per CALLBACK_WAIT_LIMITS.verifySpacingMs while the API says unfinished. */
+/**
+ * The check a final callback asks for, at most once per CALLBACK_WAIT_LIMITS.verifySpacingMs per
+ * upload and process while the API says unfinished or cannot be asked (askApi spaces them): each
+ * repeat of an unconfirmed final callback within it is answered 429 without a request.
+ */
 async function checkForCallback(context: IWebhookFunctions, progress: WaitProgress, index: number, item: WaitItem): Promise<Verdict | 'throttled'> {
 	const last = progress.unfinishedAt.get(index);
 	if (!progress.checking.has(index) && last !== undefined && waitClock.now() - last < CALLBACK_WAIT_LIMITS.verifySpacingMs) return 'throttled';
-	const verdict = await askApi(context, progress, index, item);
-	if (verdict === 'unfinished') progress.unfinishedAt.set(index, waitClock.now());
-	return verdict;
+	return await askApi(context, progress, index, item);
 }
 
 /**
@@ -163,14 +167,18 @@ async function checkForCallback(context: IWebhookFunctions, progress: WaitProgre
  */
 async function firstLook(context: IWebhookFunctions, header: WaitHeader, progress: WaitProgress): Promise<void> {
 	const items = itemsOf(context, header, progress);
-	await forEachConcurrently(items.length, CALLBACK_WAIT_LIMITS.statusConcurrency, async (index) => {
-		const item = items[index];
-		if (item.error !== undefined || !item.uploadId || item.doneAtPark) {
-			progress.finished.set(index, undefined);
-			return;
-		}
-		await askApi(context, progress, index, item);
-	});
+	try {
+		await forEachConcurrently(items.length, CALLBACK_WAIT_LIMITS.statusConcurrency, async (index) => {
+			const item = items[index];
+			if (item.error !== undefined || !item.uploadId || item.doneAtPark) {
+				progress.finished.set(index, undefined);
+				return;
+			}
+			progress.firstVerdicts.set(index, await askApi(context, progress, index, item));
+		});
+	} finally {
+		progress.firstLookDone = true;
+	}
 }
 
 /**
