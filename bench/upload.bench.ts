@@ -134,8 +134,13 @@ async function orchestrate(): Promise<void> {
 			node: { label: 'node in n8n engine, binary stored by an earlier process', role: 'node-large', args: ['--stored-items', largeItems?.path ?? ''], env: storage },
 			'node-same': { label: 'node in n8n engine, binary stored by the same process just before', role: 'node-large', args: [] as string[], env: {} },
 			helper:
-				HELPER_READ === 'stream'
-					? { label: "n8n's HTTP helper alone, parts read from n8n's binary stream (the node's 1 MiB reads, not freed)", role: 'helper-large', args: ['--stored-items', largeItems?.path ?? ''], env: storage }
+				HELPER_READ !== 'fs'
+					? {
+							label: `n8n's HTTP helper alone, parts read from n8n's binary stream (the node's 1 MiB reads, ${HELPER_READ === 'stream' ? 'not freed' : 'freed once copied, as the node does'})`,
+							role: 'helper-large',
+							args: ['--stored-items', largeItems?.path ?? ''],
+							env: storage,
+						}
 					: { label: "n8n's HTTP helper alone (n8n-core httpRequest, part Buffers read with fs; no node: the floor)", role: 'helper-large', args: [] as string[], env: {} },
 		};
 		type LargeSide = keyof typeof largeSides;

@@ -1,5 +1,6 @@
 /** The upload benchmark's orchestrator side of its processes: running a role (a child of bench/upload.bench.ts), the servers (emulators, the bare server), the emulator's control and request log. */
 import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { LoopDelay } from './measure';
@@ -26,7 +27,11 @@ function childEnv(): NodeJS.ProcessEnv {
 	return env;
 }
 
-/** Runs `entry` (the benchmark's own file) as a child process with `--role role`; resolves with its RESULT line. */
+/**
+ * Runs `entry` (the benchmark's own file) as a child process with `--role role`; resolves with its
+ * RESULT line. BENCH_CHILD_LOG=dir appends each child's output to dir/<role>.log (for Node flags
+ * that print, e.g. BENCH_NODE_FLAGS="--trace-gc --trace-incremental-marking").
+ */
 export function runRole(entry: string, role: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<RoleResult> {
 	return new Promise((resolve, reject) => {
 		const child = spawn(process.execPath, ['--expose-gc', ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', entry, '--role', role, ...args, ...process.argv.slice(2)], {
@@ -35,7 +40,11 @@ export function runRole(entry: string, role: string, args: string[], env: NodeJS
 			stdio: ['ignore', 'pipe', 'inherit'],
 		});
 		let output = '';
-		child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+		const log = process.env.BENCH_CHILD_LOG;
+		child.stdout.on('data', (chunk: Buffer) => {
+			output += chunk.toString();
+			if (log) appendFileSync(join(log, `${role}.log`), chunk);
+		});
 		child.on('exit', (code) => {
 			const line = output.split('\n').find((entry) => entry.startsWith('RESULT '));
 			if (code === 0 && line) resolve(JSON.parse(line.slice('RESULT '.length)) as RoleResult);

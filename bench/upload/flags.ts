@@ -14,6 +14,10 @@ export const BATCH = numberFlag('batch', 8);
 export const ROUNDS = numberFlag('rounds', 2);
 export const ONLY = textFlag('only');
 if (!['', 'large', 'small'].includes(ONLY)) throw new Error(`--only takes large or small, not ${ONLY}`);
-/** How the helper row reads its parts: fs (default) or n8n's binary stream (--helper-read stream). */
+/**
+ * How the helper row reads its parts: fs (default), n8n's binary stream with its reads left to the
+ * collector (--helper-read stream), or n8n's binary stream with each read freed once copied, as
+ * the node does (--helper-read stream-free).
+ */
 export const HELPER_READ = textFlag('helper-read') || 'fs';
-if (!['fs', 'stream'].includes(HELPER_READ)) throw new Error(`--helper-read takes fs or stream, not ${HELPER_READ}`);
+if (!['fs', 'stream', 'stream-free'].includes(HELPER_READ)) throw new Error(`--helper-read takes fs, stream or stream-free, not ${HELPER_READ}`);

@@ -93,6 +93,8 @@ export async function measured<T>(work: () => Promise<T>): Promise<{ result: T; 
 async function startProfile(): Promise<{ stop: () => Promise<void> }> {
 	const heapDir = process.env.BENCH_HEAP_SAMPLE;
 	if (heapDir) return await startHeapSampling(heapDir);
+	const perfDir = process.env.BENCH_PERF;
+	if (perfDir) return await startPerf(perfDir);
 	const dir = process.env.BENCH_CPU_PROFILE;
 	if (!dir) return { stop: async () => {} };
 	const { Session } = await import('node:inspector');
@@ -107,6 +109,28 @@ async function startProfile(): Promise<{ stop: () => Promise<void> }> {
 			const { profile } = (await post('Profiler.stop')) as { profile: unknown };
 			writeFileSync(join(dir, `${textFlag('role')}-${process.pid}.cpuprofile`), JSON.stringify(profile));
 			session.disconnect();
+		},
+	};
+}
+
+/**
+ * BENCH_PERF=dir records the measured work with Linux `perf record` (every thread of this process,
+ * kernel time included, sampled on CPU time: what V8's profiler, which samples the main thread's
+ * wall time, cannot show, e.g. page faults and the thread pool's reads). Add
+ * BENCH_NODE_FLAGS=--perf-basic-prof for JavaScript function names; read it with
+ * `perf report -i dir/<role>-<pid>.perf.data --no-children --sort sym`.
+ */
+async function startPerf(dir: string): Promise<{ stop: () => Promise<void> }> {
+	const { spawn } = await import('node:child_process');
+	const output = join(dir, `${textFlag('role')}-${process.pid}.perf.data`);
+	const perf = spawn('perf', ['record', '-F', '1999', '-p', String(process.pid), '-o', output], { stdio: 'ignore' });
+	const exited = new Promise((resolve) => perf.on('exit', resolve));
+	// perf needs a moment to attach before the work starts.
+	await new Promise((resolve) => setTimeout(resolve, 500));
+	return {
+		stop: async () => {
+			perf.kill('SIGINT');
+			await exited;
 		},
 	};
 }

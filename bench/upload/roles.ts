@@ -47,9 +47,11 @@ function n8nHttpRequestHelper(): (options: IHttpRequestOptions) => Promise<unkno
  * --helper-read stream: the helper row's parts come from n8n's binary stream of the stored file
  * (getAsStream with the node's reads, UPLOAD_LIMITS.storageReadChunkBytes), in order, copied into the reused part buffers as
  * the node does, but without freeing the read buffers: what any node reading n8n's binary data
- * pays for those buffers, without our code.
+ * pays for those buffers, without our code. --helper-read stream-free frees each read once copied
+ * (ArrayBuffer.prototype.transfer(0)), as the node does on Node 22+: the node's read side without
+ * the rest of the node.
  */
-async function storedBinaryReader(): Promise<{ read: (into: Buffer, size: number) => Promise<{ bytesRead: number }> }> {
+async function storedBinaryReader(free: boolean): Promise<{ read: (into: Buffer, size: number) => Promise<{ bytesRead: number }> }> {
 	const [item] = JSON.parse(readFileSync(textFlag('stored-items'), 'utf8')) as Array<{ binary: { data: { id: string } } }>;
 	const { getBinaryDataService } = await import('../../dev/harness');
 	const service = await getBinaryDataService('filesystem');
@@ -70,6 +72,7 @@ async function storedBinaryReader(): Promise<{ read: (into: Buffer, size: number
 					pending.copy(into, filled, 0, taken);
 					pending = pending.subarray(taken);
 					filled += taken;
+					if (pending.length === 0 && free) (pending.buffer as ArrayBuffer & { transfer: (length: number) => ArrayBuffer }).transfer(0);
 				}
 				return { bytesRead: filled };
 			});
@@ -90,7 +93,7 @@ async function helperLargeRole(): Promise<void> {
 		const handle = await open(path, 'r');
 		const free: Buffer[] = Array.from({ length: CONCURRENCY + 1 }, () => Buffer.allocUnsafeSlow(PART_MIB * MIB));
 		const parts: Array<{ partNumber: number; eTag: string }> = [];
-		const fromStore = HELPER_READ === 'stream' && size === SIZE_BYTES ? await storedBinaryReader() : undefined;
+		const fromStore = HELPER_READ !== 'fs' && size === SIZE_BYTES ? await storedBinaryReader(HELPER_READ === 'stream-free') : undefined;
 		try {
 			await pool(init.presignedUrls.length, CONCURRENCY, async (index) => {
 				const part = init.presignedUrls[index];
