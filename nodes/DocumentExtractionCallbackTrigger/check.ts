@@ -5,8 +5,8 @@ import { FILE_PAGE_SIZE, getUploadStatus, isId, listFiles } from '../shared/api'
 import { asNodeError } from '../shared/nodeError';
 import type { Deadline, RequestPolicy } from '../shared/run';
 import { readUploadStatus } from '../shared/uploadStatus';
-import type { CallbackHint } from './body';
-import type { Verdict } from './memory';
+import type { CallbackHint, Verdict } from '../shared/callbacks';
+import { RETRY_LATER } from '../shared/callbacks';
 import type { CallbackSettings } from './settings';
 
 /** What a checked callback emits: processed files (their list records), failed files, or a step. */
@@ -24,8 +24,6 @@ export interface CheckedVerdict extends Verdict {
 export function keyOf(hint: CallbackHint): string {
 	return hint.kind === 'step' ? `s:${hint.uploadId}:${hint.step ?? ''}` : `u:${hint.uploadId}`;
 }
-
-export const RETRY_LATER = 503;
 
 function ignored(reason: string, handled = false): CheckedVerdict {
 	return { status: 200, body: { received: true, outcome: 'ignored', reason }, handled };

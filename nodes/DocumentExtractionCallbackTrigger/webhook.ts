@@ -10,29 +10,15 @@ import { valuesField } from '../shared/output/values';
 import { callbackPolicy } from '../shared/requestPolicy';
 import type { Deadline, RequestPolicy } from '../shared/run';
 import { apiKeysOf, waitClock, withRunScope } from '../shared/run';
-import { readCallback } from './body';
+import type { Answerable, CallbackScope } from '../shared/callbacks';
+import { RETRY_LATER, answerCall as answer, readCallback, scopeOf } from '../shared/callbacks';
 import type { CallPolicies, CheckedVerdict, Emission } from './check';
-import { RETRY_LATER, checkCallback, keyOf } from './check';
+import { checkCallback, keyOf } from './check';
 import { readHistory, writeHistory } from './history';
-import type { CallbackScope } from './memory';
-import { scopeOf } from './memory';
 import type { CallbackSettings } from './settings';
 import { readCallbackSettings } from './settings';
 
-/** The part of n8n's (express) response the trigger uses to answer a call itself. */
-interface Answerable {
-	headersSent: boolean;
-	status(code: number): { json(body: unknown): unknown };
-	setHeader(name: string, value: string): unknown;
-}
-
 const NO_RESPONSE: IWebhookResponseData = { noWebhookResponse: true };
-
-function answer(response: Answerable, status: number, body: IDataObject): void {
-	if (response.headersSent) return;
-	if (status === RETRY_LATER) response.setHeader('Retry-After', String(CALLBACK_LIMITS.retryAfterSeconds));
-	response.status(status).json(body);
-}
 
 /**
  * One call to the trigger's URL. It never throws (n8n would answer 500 and run the workflow with an

@@ -97,27 +97,27 @@ describe('what a final callback costs while its upload is still processing', () 
 	}
 	const statusRequestsFor = (uploadId: string) => requestsTo(emulator, 'api', 'GET', /\/uploads\//).filter((entry) => entry.path.endsWith(uploadId));
 
-	it("the first one asks once per upload (the first look's answer is its own: 409); its repeats within verifySpacingMs ask nothing (429)", async () => {
+	it("the first one asks once per upload (the first look's answer is its own: 503); its repeats within verifySpacingMs ask nothing (503)", async () => {
 		const { uploadIds, executionId } = await parked(2);
 		const url = callbackUrlOf(uploadIds[0]);
 
-		expect(await post(url, { status: 'completed', step: 'processing_finished' })).toMatchObject({ status: 409 });
+		expect(await post(url, { status: 'completed', step: 'processing_finished' })).toMatchObject({ status: 503 });
 		expect(statusRequestsFor(uploadIds[0])).toHaveLength(1);
 		expect(statusRequestsFor(uploadIds[1])).toHaveLength(1);
 
-		for (let index = 0; index < 5; index++) expect((await post(url, { status: 'completed', step: 'processing_finished' })).status).toBe(429);
+		for (let index = 0; index < 5; index++) expect((await post(url, { status: 'completed', step: 'processing_finished' })).status).toBe(503);
 		expect(requestsTo(emulator, 'api')).toHaveLength(2);
 		expect(waiting.statusOf(executionId)).toBe('waiting');
 	});
 
-	it('while the API cannot be reached: the first look asks once (429), and repeats within verifySpacingMs ask nothing', async () => {
+	it('while the API cannot be reached: the first look asks once (503), and repeats within verifySpacingMs ask nothing', async () => {
 		const { uploadIds } = await parked(1);
 		emulator.faults.failNext({ method: 'GET', path: /\/uploads\//, status: 503, count: 1000 });
 		const url = callbackUrlOf(uploadIds[0]);
 
-		expect((await post(url, { status: 'completed', step: 'processing_finished' })).status).toBe(429);
+		expect((await post(url, { status: 'completed', step: 'processing_finished' })).status).toBe(503);
 		const asked = statusRequestsFor(uploadIds[0]).length;
-		for (let index = 0; index < 5; index++) expect((await post(url, { status: 'completed', step: 'processing_finished' })).status).toBe(429);
+		for (let index = 0; index < 5; index++) expect((await post(url, { status: 'completed', step: 'processing_finished' })).status).toBe(503);
 
 		expect(statusRequestsFor(uploadIds[0])).toHaveLength(asked);
 	});

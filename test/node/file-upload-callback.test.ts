@@ -24,6 +24,7 @@ import {
 	useWaitingWebhooks,
 } from './callback-wait-support';
 import { credentialsFor, requestsTo, useEmulator } from './support';
+import { CALLBACK_LIMITS } from '../../nodes/shared/limits';
 
 // A fresh emulator for every test: processing that one test left running does not reach the next.
 const emulator = useEmulator({ processingDelayMs: 900, callbackRetryBaseMs: 100 }, 'test');
@@ -31,7 +32,7 @@ const waiting = useWaitingWebhooks();
 
 /** Every answer webhook() gave: 2xx or 4xx, never 5xx, never without an answer, never a throw. */
 function expectOnlyProperAnswers(server: WaitingWebhooks = waiting): void {
-	const improper = server.calls.filter((call) => call.outcome === 'threw' || call.outcome === 'hung' || (call.outcome !== 'refused' && call.status >= 500));
+	const improper = server.calls.filter((call) => call.outcome === 'threw' || call.outcome === 'hung' || (call.outcome !== 'refused' && call.status >= 500 && call.status !== 503));
 	expect(improper).toEqual([]);
 }
 
@@ -112,14 +113,14 @@ describe('File > Upload, Wait Mode "When the Service Calls Back"', () => {
 		expect(refused.error?.message).toContain('an address on this machine that the service cannot reach');
 	});
 
-	it('takes a forged "completed" as a hint: the API says not yet (409), and the execution resumes only when it has finished', async () => {
+	it('takes a forged "completed" as a hint: the API says not yet (503, call again), and the execution resumes only when it has finished', async () => {
 		emulator.callbackFaults.add({ kind: 'forge', count: 'all' });
 		const { executionId } = await startCallbackRun(emulator, waiting, await documents(2));
 
 		const output = await outputAfterWait(waiting, executionId);
 
 		expect(output.map((item) => item.json.status)).toEqual(['processed', 'processed']);
-		const forgedAnswers = waiting.calls.filter((call) => call.status === 409 && String((call.body as { error?: string }).error).includes('has not finished processing'));
+		const forgedAnswers = waiting.calls.filter((call) => call.status === 503 && String((call.body as { error?: string }).error).includes('has not finished processing'));
 		expect(forgedAnswers.length).toBeGreaterThan(0);
 		expect(waiting.resumesOf(executionId)).toBe(1);
 		expectOnlyProperAnswers();
@@ -243,24 +244,24 @@ describe('what a callback cannot do', () => {
 		expect(await post(url.href, { status: 'waiting', step: 'processing_started', uploadId: uploadIds[0] })).toMatchObject({ status: 200, body: { status: 'noted' } });
 		expect(requestsTo(emulator, 'api')).toEqual([]);
 
-		// A final callback for an upload still processing: one request, then 409; again at once: 429, no request.
-		expect(await post(url.href, { status: 'completed', step: 'processing_finished', uploadId: uploadIds[0] })).toMatchObject({ status: 409 });
+		// A final callback for an upload still processing: one request, then 503; again at once: 503, no request.
+		expect(await post(url.href, { status: 'completed', step: 'processing_finished', uploadId: uploadIds[0] })).toMatchObject({ status: 503 });
 		const asked = requestsTo(emulator, 'api').length;
 		const again = await fetch(url.href, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: 'completed' }) });
-		expect(again.status).toBe(429);
-		expect(again.headers.get('retry-after')).toBe('5');
+		expect(again.status).toBe(503);
+		expect(again.headers.get('retry-after')).toBe(String(CALLBACK_LIMITS.retryAfterSeconds));
 		expect(requestsTo(emulator, 'api').length).toBe(asked);
 		expect(waiting.statusOf(executionId)).toBe('waiting');
 		expectOnlyProperAnswers();
 	});
 
-	it('when the API cannot be reached the callback is answered 429 and the execution keeps waiting', async () => {
+	it('when the API cannot be reached the callback is answered 503 (call again) and the execution keeps waiting', async () => {
 		const { uploadIds, executionId } = await parkedRun();
 		emulator.faults.failNext({ method: 'GET', path: /\/uploads\//, status: 503, count: 100 });
 
 		const answer = await post(callbackUrlOf(uploadIds[1]), { status: 'completed', step: 'processing_finished' });
 
-		expect(answer).toMatchObject({ status: 429, body: { error: expect.stringContaining('could not be checked with the API just now') } });
+		expect(answer).toMatchObject({ status: 503, body: { error: expect.stringContaining('could not be checked with the API just now') } });
 		expect(waiting.statusOf(executionId)).toBe('waiting');
 		expectOnlyProperAnswers();
 	});
@@ -282,7 +283,7 @@ describe('what a callback cannot do', () => {
 			// Processing ended for both; ten copies of each final callback at once.
 			const answers = await Promise.all(urls.flatMap((url) => Array.from({ length: 10 }, async () => await post(url, { status: 'completed', step: 'processing_finished' }))));
 
-			expect(answers.every((answer) => answer.status === 200 || answer.status === 409)).toBe(true);
+			expect(answers.every((answer) => answer.status === 200 || answer.status === 409 || answer.status === 503)).toBe(true);
 			await n8n1.whenEnded(executionId);
 			expect(n8n1.resumesOf(executionId)).toBe(1);
 			expectOnlyProperAnswers(n8n1);

@@ -10,7 +10,7 @@ import { apiKeysOf, isCancelled, pause } from '../../shared/run';
 import { requireNumber } from '../../shared/parameters';
 import { errorItem } from './errorItem';
 import { RESOURCES } from './registry';
-import type { ResourceOperations, RunFinish } from './types';
+import type { PreparedRun, ResourceOperations } from './types';
 
 /** Every resource's operations, by resource value (from the registry). */
 const resources: Record<string, ResourceOperations> = Object.fromEntries(
@@ -34,9 +34,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		);
 	}
 
-	let finish: RunFinish | undefined;
+	let prepared: PreparedRun<unknown> | undefined;
 	try {
-		finish = await handler.prepareRun?.call(this);
+		prepared = await handler.prepareRun?.call(this);
 	} catch (error) {
 		// Refused before any item was sent: with Continue On Fail every item says why.
 		const nodeError = asNodeError(this, error);
@@ -47,9 +47,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const runItem = async (itemIndex: number): Promise<INodeExecutionData[]> => {
 		try {
 			// The item's request options are read and checked once, before it does anything: its
-			// request policy, handed down to every request it makes.
+			// request policy, handed down to every request it makes; with what the run read before
+			// the first item (prepareRun), handed down the same way.
 			const policy = itemPolicy(this, itemIndex);
-			const output = await handler.execute.call(this, itemIndex, policy);
+			const output = await handler.execute.call(this, itemIndex, policy, prepared?.run);
 			// Items never show the API key, whatever the service echoed back. (Presigned URLs are
 			// kept out of items by the operations; Get Preview URL's link is its purpose.)
 			return this.helpers.constructExecutionMetaData(withoutSecrets(output, apiKeysOf(this)), {
@@ -86,7 +87,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	} else {
 		await runItems(0, items.length, batchSize);
 	}
-	if (finish && !isCancelled(this)) return await finish.call(this, Array.from(outputs, (output) => output ?? []));
+	if (prepared?.finish && !isCancelled(this)) return await prepared.finish.call(this, Array.from(outputs, (output) => output ?? []), prepared.run);
 	return [outputs.flatMap((output) => output ?? [])];
 }
 

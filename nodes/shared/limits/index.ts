@@ -7,11 +7,14 @@
  * One table in files: this one holds what every node shares; the tables of one node stand beside it
  * and are re-exported here, so `nodes/shared/limits` is where any bound is imported from:
  *
- *   upload.ts    File > Upload: its options, multipart, Wait for Completion, the callback wait
- *   triggers.ts  the trigger (TRIGGER_LIMITS) and the Callback Trigger (CALLBACK_LIMITS)
+ *   upload.ts     File > Upload: its options, multipart, Wait for Completion "Poll the Service"
+ *   triggers.ts   the trigger (TRIGGER_LIMITS)
+ *   callbacks.ts  both callback paths: the Callback Trigger (CALLBACK_LIMITS, whose Retry-After both
+ *                 answer with) and Upload's callback wait (CALLBACK_WAIT_LIMITS)
  */
-export { CALLBACK_WAIT_LIMITS, PROCESSING_WAIT_LIMITS, UPLOAD_LIMITS } from './upload';
-export { CALLBACK_LIMITS, TRIGGER_LIMITS } from './triggers';
+export { PROCESSING_WAIT_LIMITS, UPLOAD_LIMITS } from './upload';
+export { TRIGGER_LIMITS } from './triggers';
+export { CALLBACK_LIMITS, CALLBACK_WAIT_LIMITS } from './callbacks';
 
 export const WAIT_LIMITS = {
 	/** A 429 is never retried sooner than this, whatever the answer says. */

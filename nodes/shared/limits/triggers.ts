@@ -46,37 +46,3 @@ export const TRIGGER_LIMITS = {
 	/** A poll's time when n8n does not say (n8n 1.x has no getPollBudgetMs): n8n 2.x's default. */
 	defaultPollBudgetMs: 5 * 60 * 1000,
 } as const;
-
-// ---- The Callback Trigger: how soon it answers the service, what it keeps to recognise a callback it has already
-// handled. docs/callback-trigger.md ("Bounds") and docs/reliability.md name each.
-
-export const CALLBACK_LIMITS = {
-	/** The check of a callback through the API (the upload's status, its files' records) ends within this, else 503 (the service calls again). */
-	answerWithinMs: 10_000,
-	/** Include Extracted Values: read within this of the call (the service waits 30 s), else valuesError. */
-	valuesWithinMs: 25_000,
-	/** Retry-After of a 503 answer, in seconds (the service may use its own backoff instead). */
-	retryAfterSeconds: 30,
-	/** Default of History Size: uploads (and steps) remembered to recognise a repeated callback (about 41 KB of static data). */
-	defaultHistorySize: 1000,
-	/** Highest History Size accepted (about 410 KB of static data, written on every emission). */
-	maxHistorySize: 10_000,
-	/** Trigger nodes whose memory (checks in flight, recent uploads and answers) one n8n process keeps; the least recently called is dropped. */
-	maxScopesInMemory: 100,
-	/** A body n8n hands over as text (a content type other than JSON) is read as JSON up to this many characters. */
-	maxTextBodyChars: 65_536,
-	/** A step name longer than this (or with other characters than letters, digits, _ . -) is not read from a callback. */
-	maxStepNameLength: 64,
-	/** Values requests (Include Extracted Values) run side by side, before the answer (valuesWithinMs). */
-	valuesConcurrency: 4,
-	/** Checks through the API at once, per trigger node and process; a call past it is answered 503 with Retry-After, no request. */
-	maxChecksInFlight: 8,
-	/** The same, for all Callback Triggers of one n8n process together. */
-	maxChecksInFlightPerProcess: 32,
-	/** After a check that emitted nothing, calls about the same upload are answered from memory (503) for this long: no request. */
-	recentAnswerMs: 1_000,
-	/** An upload the API does not know (404) is answered 404 from memory for this long: no request. */
-	unknownUploadMs: 60_000,
-	/** Uploads whose last answer (above) one trigger node remembers per process; the oldest dropped first. */
-	maxRememberedAnswers: 500,
-} as const;

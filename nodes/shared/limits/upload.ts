@@ -39,16 +39,3 @@ export const PROCESSING_WAIT_LIMITS = {
 	/** The last status check of a wait gets at least this much of the Wait Timeout. */
 	lastStatusCheckMs: 1000,
 } as const;
-
-/** Upload's Wait Mode "When the Service Calls Back": what a callback may cost, what a process remembers. */
-export const CALLBACK_WAIT_LIMITS = {
-	maxTrackedExecutions: 1000, // Waiting executions whose confirmed uploads one n8n process remembers; the oldest is forgotten first (then checked again at its next callback).
-	verifyRequestTimeoutMs: 10_000, // A callback's check of its upload: one API attempt, and its retries (the service waits 30 s for the answer).
-	verifyMaxRetryWaitMs: 10_000,
-	verifySpacingMs: 2_000, // After the API called an upload unfinished, a callback for it within this time is not checked again (answered 429).
-	retryAfterSeconds: 5, // Retry-After (seconds) of a callback answered 409 or 429: when the service should try again.
-	statusConcurrency: 4, // Status requests at the same time: before the execution waits, a process's first look at a waiting execution, the results.
-	tailRecheckUploads: 8, // At most this many uploads unconfirmed after a final callback: each is asked for (another process may have had its callback), at most once per spacing.
-	tailRecheckSpacingMs: 5_000,
-	bodyFieldChars: 100, // Characters read of each field of a callback's body (status, step, uploadId).
-} as const;

@@ -6,13 +6,14 @@ import { withLeadingKeys } from '../../../../shared/output/keyOrder';
 import { invalidParameter, requireBoolean, requireText } from '../../../../shared/parameters';
 import { multipartUpload } from './multipart';
 import type { UploadOptions } from './parameters';
-import { multipartSettings, uploadBody, uploadSource, waitModeOf, waitSettings } from './parameters';
+import { multipartSettings, uploadBody, uploadSource, waitSettings } from './parameters';
 import { singleUpload } from './single';
 import { waitForUpload } from './wait';
 import { isZipUpload, uploadResults } from './zipMembers';
 import type { ItemPolicy } from '../../../../shared/run';
 import { limitsOfPolicy } from '../../../../shared/run';
-import { callbackRunOf, callbackUrlFor, prepareCallbackRun, waitingItem } from './callback/run';
+import type { UploadRun } from './callback/run';
+import { callbackUrlFor, prepareUploadRun, waitingItem } from './callback/run';
 
 /**
  * File > Upload (docs/dev/api-contract.md#upload): the upload request (single, or multipart for
@@ -34,8 +35,8 @@ import { callbackRunOf, callbackUrlFor, prepareCallbackRun, waitingItem } from '
  */
 export { description } from './description';
 
-/** Before the first item: whether the run waits for callbacks (then checked, and finished after the last item). */
-export const prepareRun = prepareCallbackRun;
+/** Before the first item: each item's Wait Mode, and whether the run waits for callbacks (then checked, and finished after the last item). */
+export const prepareRun = prepareUploadRun;
 
 /** Where the multipart upload ID comes from (named when it is not an ID). */
 const MULTIPART_ANSWER_ID: IdSource = {
@@ -47,6 +48,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	policy: ItemPolicy,
+	run: UploadRun,
 ): Promise<INodeExecutionData[]> {
 	const binaryPropertyName = requireText(
 		this,
@@ -54,7 +56,7 @@ export async function execute(
 		'Input Binary Field',
 		this.getNodeParameter('binaryPropertyName', itemIndex),
 	);
-	const waitMode = waitModeOf(this, itemIndex);
+	const waitMode = run.waitModes[itemIndex];
 	const options = this.getNodeParameter('options', itemIndex, {}) as UploadOptions;
 	const { source, fileName, fileType } = await uploadSource(this, itemIndex, binaryPropertyName, options);
 	const body = uploadBody(this, itemIndex, fileName, fileType, options);
@@ -62,7 +64,7 @@ export async function execute(
 	const multipart = multipartSettings(this, itemIndex, options, source.fileSize);
 	const includeValues = () => requireBoolean(this, itemIndex, 'Include Extracted Values', this.getNodeParameter('includeExtractedValues', itemIndex, true));
 	const simplify = () => requireBoolean(this, itemIndex, 'Simplify', this.getNodeParameter('simplify', itemIndex, true));
-	const callbackRun = waitMode === 'callback' ? callbackRunOf(this) : undefined;
+	const callbackRun = waitMode === 'callback' ? run.callback : undefined;
 	if (callbackRun) {
 		// The wait gives each upload its own callback URL: one of the user's would take its place.
 		if (body.callbackURL !== undefined) {

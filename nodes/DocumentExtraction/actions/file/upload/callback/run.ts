@@ -7,7 +7,8 @@ import { storedItemPolicy } from '../../../../../shared/requestPolicy';
 import { waitClock } from '../../../../../shared/run';
 import type { UploadProgress } from '../../../../../shared/uploadStatus';
 import { readUploadStatus } from '../../../../../shared/uploadStatus';
-import type { RunFinish } from '../../../types';
+import type { PreparedRun } from '../../../types';
+import type { WaitMode } from '../parameters';
 import { waitModeOf } from '../parameters';
 import { callbackResults } from './results';
 import type { WaitItem } from './state';
@@ -24,6 +25,16 @@ import { CALLBACK_PATH, CALLBACK_QUERY } from './webhooks';
  * from there.
  */
 
+/**
+ * What Upload reads for the whole run before the first item, handed down by the router to every
+ * item as its request policy is (no module state): each item's Wait Mode, read once, and the
+ * callback run when the items wait for callbacks.
+ */
+export interface UploadRun {
+	waitModes: WaitMode[];
+	callback?: CallbackRun;
+}
+
 /** A run that waits for callbacks, while its items are uploaded. */
 export interface CallbackRun {
 	/** The callback URL of the run, without the item. */
@@ -31,13 +42,6 @@ export interface CallbackRun {
 	secret: string;
 	/** What each uploaded item needs after the wait, and its Wait Timeout, by item index. */
 	items: Map<number, { item: WaitItem; timeoutMs: number }>;
-}
-
-const runs = new WeakMap<IExecuteFunctions, CallbackRun>();
-
-/** The callback run of this execution of the node, when its items wait for callbacks. */
-export function callbackRunOf(context: IExecuteFunctions): CallbackRun | undefined {
-	return runs.get(context);
 }
 
 /** The callback URL an item's upload sends. */
@@ -67,12 +71,12 @@ async function runSecret(context: IExecuteFunctions, resumeUrl: URL): Promise<st
 	return await apiKeyDigest(context, material, 0);
 }
 
-/** Before the first item: does this run wait for callbacks, and can the service reach n8n? */
-export async function prepareCallbackRun(this: IExecuteFunctions): Promise<RunFinish | undefined> {
+/** Before the first item: each item's Wait Mode; does this run wait for callbacks, and can the service reach n8n? */
+export async function prepareUploadRun(this: IExecuteFunctions): Promise<PreparedRun<UploadRun>> {
 	const count = this.getInputData().length;
 	const modes = Array.from({ length: count }, (_, itemIndex) => waitModeOf(this, itemIndex));
 	const first = modes.indexOf('callback');
-	if (first === -1) return undefined;
+	if (first === -1) return { run: { waitModes: modes } };
 	const other = modes.findIndex((mode) => mode !== 'callback');
 	if (other !== -1) {
 		throw new NodeOperationError(this.getNode(), `Item ${other} does not wait "When the Service Calls Back", as item ${first} does: nothing was uploaded`, {
@@ -91,8 +95,7 @@ export async function prepareCallbackRun(this: IExecuteFunctions): Promise<RunFi
 	const callbackBase = new URL(resumeUrl.href);
 	callbackBase.pathname = `${callbackBase.pathname.endsWith('/') ? callbackBase.pathname.slice(0, -1) : callbackBase.pathname}/${CALLBACK_PATH}`;
 	callbackBase.searchParams.set(CALLBACK_QUERY.secret, secret);
-	runs.set(this, { callbackBase, secret, items: new Map() });
-	return finishCallbackRun;
+	return { run: { waitModes: modes, callback: { callbackBase, secret, items: new Map() } }, finish: finishCallbackRun };
 }
 
 /** The waiting item of an upload: as the upload answered, without its callback URL (which carries the run's secret). */
@@ -126,9 +129,8 @@ async function endedBeforeTheWait(context: IExecuteFunctions, items: WaitItem[])
 }
 
 /** After the last item: the results at once when every upload has ended, else the execution waits. */
-async function finishCallbackRun(this: IExecuteFunctions, outputs: INodeExecutionData[][]): Promise<INodeExecutionData[][]> {
-	const run = runs.get(this);
-	runs.delete(this);
+async function finishCallbackRun(this: IExecuteFunctions, outputs: INodeExecutionData[][], upload: UploadRun): Promise<INodeExecutionData[][]> {
+	const run = upload.callback;
 	if (!run) return [outputs.flat()];
 	// An item without an upload failed before it (On Error: Continue): its error item stays its output.
 	const items: WaitItem[] = outputs.map((output, index) => {

@@ -1,6 +1,8 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { getUploadStatus } from '../../../../../shared/api';
+import type { Answerable } from '../../../../../shared/callbacks';
+import { RETRY_LATER, answerCall, isIntermediate, readNotice } from '../../../../../shared/callbacks';
 import { forEachConcurrently } from '../../../../../shared/concurrency';
 import { CALLBACK_WAIT_LIMITS } from '../../../../../shared/limits';
 import { defaultRequestLimits, storedItemPolicy } from '../../../../../shared/requestPolicy';
@@ -23,44 +25,28 @@ import { CALLBACK_QUERY } from './webhooks';
  * execution in error and run the rest of the workflow with an empty item. The execution resumes
  * once, when every upload of the run is confirmed, with the items the polling mode outputs.
  *
- * Answers: 401 wrong secret; 400 no item or a body that is not a JSON object; 404 not a waiting
- * Upload; 200 intermediate step, already confirmed, confirmed, resuming or already resumed; 409
- * the API says the upload has not finished (the service tries again); 429 not checked now (the
- * API could not be reached, or was asked for this upload moments ago), with Retry-After.
+ * Answers (the callback verifier's one set, nodes/shared/callbacks/answers.ts): 401 wrong secret;
+ * 400 no item or a body that is not a JSON object; 404 not a waiting Upload; 200 intermediate step,
+ * already confirmed, confirmed, resuming or already resumed; 503 with Retry-After, not now (the
+ * API says the upload has not finished, could not be reached, or was asked for this upload
+ * moments ago): the service tries again.
  */
 
-type Reply = (status: number, body: IDataObject, retryAfterSeconds?: number) => IWebhookResponseData;
-
-const RETRY_AFTER = CALLBACK_WAIT_LIMITS.retryAfterSeconds;
+type Reply = (status: number, body: IDataObject) => IWebhookResponseData;
 
 export async function callbackWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const response = this.getResponseObject();
-	const reply: Reply = (status, body, retryAfterSeconds) => {
-		if (!response.headersSent) {
-			if (retryAfterSeconds !== undefined) response.setHeader('Retry-After', String(retryAfterSeconds));
-			response.status(status).json(body);
-		}
+	const response = this.getResponseObject() as unknown as Answerable;
+	const reply: Reply = (status, body) => {
+		answerCall(response, status, body);
 		return { noWebhookResponse: true };
 	};
 	try {
 		return await withRunScope(this, async () => await handleCallback(this, reply));
 	} catch {
 		// Whatever went wrong, the execution keeps waiting and the service tries again later.
-		return reply(429, { error: 'The callback could not be handled just now; send it again later' }, RETRY_AFTER);
+		return reply(RETRY_LATER, { error: 'The callback could not be handled just now; send it again later' });
 	}
 }
-
-/** The callback's body, read as a hint: only these fields, each clipped; undefined when it is not a JSON object. */
-function readNotice(body: unknown): { status: string; step: string } | undefined {
-	if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
-	const field = (name: string) => {
-		const value = (body as IDataObject)[name];
-		return typeof value === 'string' ? value.slice(0, CALLBACK_WAIT_LIMITS.bodyFieldChars) : '';
-	};
-	return { status: field('status'), step: field('step') };
-}
-
-const FINAL_STEPS = new Set(['processing_finished', 'processing_failed']);
 
 /** The item number of the callback URL: a whole number below `count`. */
 function itemIndexOf(value: unknown, count: number): number | undefined {
@@ -78,13 +64,13 @@ async function handleCallback(context: IWebhookFunctions, reply: Reply): Promise
 	}
 	const index = itemIndexOf(query[CALLBACK_QUERY.item], header.count);
 	if (index === undefined) return reply(400, { error: `The callback URL names no item of this wait (${header.count} items)` });
-	const notice = readNotice(context.getBodyData());
-	if (!notice) return reply(400, { error: 'The callback body must be a JSON object' });
+	const read = readNotice(context.getBodyData());
+	if (!read.ok) return reply(400, { error: 'The callback body must be a JSON object' });
 
 	const key = [context.getExecutionId() ?? '', context.getNode().name, header.secret].join('\u0000');
 	if (resumedHere(key)) return reply(200, { status: 'already resumed' });
 	if (waitClock.now() >= header.deadline) return await resume(context, header, key, reply, 'The Wait Timeout has passed: resuming with what has finished');
-	if (notice.status === 'waiting' && !FINAL_STEPS.has(notice.step)) {
+	if (isIntermediate(read.notice)) {
 		return reply(200, { status: 'noted', note: 'an intermediate step: nothing to check' });
 	}
 
@@ -105,12 +91,12 @@ async function handleCallback(context: IWebhookFunctions, reply: Reply): Promise
 		return reply(200, { status: 'confirmed', unfinishedUploads: header.count - progress.finished.size });
 	}
 	if (verdict === 'unfinished') {
-		return reply(409, { error: `The API says upload ${item.uploadId} has not finished processing; a callback is taken as a hint only` }, RETRY_AFTER);
+		return reply(RETRY_LATER, { error: `The API says upload ${item.uploadId} has not finished processing; a callback is taken as a hint only` });
 	}
 	if (verdict === 'throttled') {
-		return reply(429, { error: `Upload ${item.uploadId} was checked with the API moments ago and had not finished; send the callback again later` }, RETRY_AFTER);
+		return reply(RETRY_LATER, { error: `Upload ${item.uploadId} was checked with the API moments ago and had not finished; send the callback again later` });
 	}
-	return reply(429, { error: `Upload ${item.uploadId} could not be checked with the API just now; send the callback again later` }, RETRY_AFTER);
+	return reply(RETRY_LATER, { error: `Upload ${item.uploadId} could not be checked with the API just now; send the callback again later` });
 }
 
 /** Every item's record, read once per process and execution. */
@@ -152,7 +138,7 @@ async function askApi(context: IWebhookFunctions, progress: WaitProgress, index:
 /**
  * The check a final callback asks for, at most once per CALLBACK_WAIT_LIMITS.verifySpacingMs per
  * upload and process while the API says unfinished or cannot be asked (askApi spaces them): each
- * repeat of an unconfirmed final callback within it is answered 429 without a request.
+ * repeat of an unconfirmed final callback within it is answered 503 without a request.
  */
 async function checkForCallback(context: IWebhookFunctions, progress: WaitProgress, index: number, item: WaitItem): Promise<Verdict | 'throttled'> {
 	const last = progress.unfinishedAt.get(index);

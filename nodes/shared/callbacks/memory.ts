@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { CALLBACK_LIMITS } from '../shared/limits';
+import { CALLBACK_LIMITS } from '../limits';
 
 /**
  * What one n8n process remembers for each Callback Trigger node (a scope: the workflow, the node,
