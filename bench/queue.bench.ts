@@ -44,7 +44,7 @@ import { runWorkflow, startStack, waitForExecution, type Stack, type WorkflowJso
 import { startQueueStack, type QueueStack } from '../dev/n8n/queue/queue-stack';
 import { burst, type Burst, type BurstTarget, type Mode } from './queue/burst';
 import { measureCallCosts, type CallCost } from './queue/call-cost';
-import { CEILING_PATH, ceilingWorkflow, startCeilingNotifier, type CeilingNotifier } from './queue/ceiling';
+import { CEILING_ID, CEILING_PATH, ceilingWorkflow, HINT_PATH, hintWorkflow, startCeilingNotifier, type CeilingNotifier } from './queue/ceiling';
 import { leftOutOfList, posts } from './queue/executions';
 
 function option(name: string, fallback: number): number {
@@ -90,7 +90,6 @@ const BENCH_CALLBACK = callbackUploadWorkflow({
 	after: 'none',
 });
 
-const CEILING_ID = 'dexQueueBenchCl1';
 /** Where each mode's executions start. */
 function target(mode: Mode, documents: number, processingMs: number): BurstTarget {
 	if (mode === 'polling') return { mode, workflowId: BENCH_WEBHOOK.id!, path: BENCH_PATH, documents, processingMs };
@@ -195,6 +194,7 @@ async function main(): Promise<void> {
 		// The Wait node wants the header of the baseline's header-auth credential (x-api-key, the read-write key).
 		notifier = await startCeilingNotifier({ name: 'x-api-key', value: SEEDED_KEYS.readWrite });
 		const ceiling = ceilingWorkflow(notifier.url);
+		const hint = hintWorkflow();
 		log(`queue mode: main + 2 workers (--concurrency=${CONCURRENCY}), filesystem binary data`);
 		queue = await startQueueStack({
 			rootDir: path.join(rootDir, 'queue'),
@@ -202,8 +202,8 @@ async function main(): Promise<void> {
 			workerConcurrency: CONCURRENCY,
 			binaryDataMode: 'filesystem',
 			emulator: { processingDelayMs: DELAY_MS },
-			workflows: () => [BENCH_WEBHOOK, BENCH_CALLBACK, ceiling, large],
-			publish: [BENCH_WEBHOOK.id!, BENCH_CALLBACK.id!, ceiling.id!],
+			workflows: () => [BENCH_WEBHOOK, BENCH_CALLBACK, ceiling, hint, large],
+			publish: [BENCH_WEBHOOK.id!, BENCH_CALLBACK.id!, ceiling.id!, hint.id!],
 			extraReadableDirs: [filesDir],
 			log,
 		});
@@ -220,6 +220,8 @@ async function main(): Promise<void> {
 				notifier,
 				upload: { workflowId: BENCH_CALLBACK.id!, path: CALLBACK_PATH },
 				ceiling: { workflowId: CEILING_ID, path: CEILING_PATH },
+				hintPath: HINT_PATH,
+				hintWorkflowId: hint.id!,
 				executions: COST_EXECUTIONS,
 				calls: COST_CALLS,
 				log,

@@ -9,7 +9,9 @@
  *   `drop` callback fault; the bench sends what it recorded);
  * - to a waiting execution of n8n's Wait node (bench/queue/ceiling.ts): a step it refuses (403),
  *   then the final call that resumes it;
- * - for no execution: the resume URL of an execution that does not exist.
+ * - for no execution: the resume URL of an execution that does not exist;
+ * - to a published webhook that answers without starting an execution (bench/queue/ceiling.ts,
+ *   `hintWorkflow`): where a callback could land instead of the waiting execution.
  *
  * A final call's cost runs until its execution has finished (main enqueues the resumed run and
  * hears that it ended); the others until their answer.
@@ -39,6 +41,9 @@ export interface CallCostOptions {
 	notifier: CeilingNotifier;
 	upload: { workflowId: string; path: string };
 	ceiling: { workflowId: string; path: string };
+	/** The published webhook that starts no execution. */
+	hintPath: string;
+	hintWorkflowId: string;
 	/** Waiting executions made of each workflow (the calls go to them in turn). */
 	executions: number;
 	/** Calls of each kind but the final ones (one per execution). */
@@ -71,6 +76,11 @@ function postgresCpuMs(postmaster: number): number {
 	return total;
 }
 
+/** Main's idle CPU (ms a second) below which the stack counts as settled. */
+const SETTLED_MS = 20;
+/** Calls of a kind made before its measure (n8n's code paths warmed). */
+const WARM_UP_CALLS = 5;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function tally(statuses: number[]): string {
@@ -90,14 +100,20 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 18
 export async function measureCallCosts(options: CallCostOptions): Promise<CallCost[]> {
 	const { main, emulator, notifier, executions: count, calls, log } = options;
 	const cpu = () => ({ at: Date.now(), main: stat(main.pid)?.cpuMs ?? 0, postgres: postgresCpuMs(options.postgresPid) });
-	const idleFrom = cpu();
-	await sleep(10_000);
-	const idleTo = cpu();
-	const idleMain = (idleTo.main - idleFrom.main) / (idleTo.at - idleFrom.at);
-	const idlePostgres = (idleTo.postgres - idleFrom.postgres) / (idleTo.at - idleFrom.at);
+	// Idle: main keeps working for a while after its start; 5 s windows until it is below SETTLED_MS a second (at most 2 minutes).
+	let idleMain = Infinity;
+	let idlePostgres = 0;
+	for (const deadline = Date.now() + 120_000; idleMain * 1000 > SETTLED_MS && Date.now() < deadline; ) {
+		const from = cpu();
+		await sleep(5_000);
+		const to = cpu();
+		idleMain = (to.main - from.main) / (to.at - from.at);
+		idlePostgres = (to.postgres - from.postgres) / (to.at - from.at);
+	}
 	log(`idle: main ${(idleMain * 1000).toFixed(0)} ms of CPU a second, PostgreSQL ${(idlePostgres * 1000).toFixed(0)}`);
 	const rows: CallCost[] = [];
-	const measure = async (label: string, run: () => Promise<number[]>) => {
+	const measure = async (label: string, run: () => Promise<number[]>, warmUp?: () => Promise<unknown>) => {
+		for (let call = 0; warmUp && call < WARM_UP_CALLS; call++) await warmUp();
 		const before = cpu();
 		const statuses = await run();
 		const after = cpu();
@@ -133,7 +149,7 @@ export async function measureCallCosts(options: CallCostOptions): Promise<CallCo
 	emulator.callbackFaults.clear();
 	const steps = dropped().filter((delivery) => !isFinal(delivery.payload));
 	const finals = dropped().filter((delivery) => isFinal(delivery.payload));
-	await measure('to a waiting Upload execution: an intermediate step', () => inTurn(steps, (delivery) => postJson(delivery.url, delivery.payload)));
+	await measure('to a waiting Upload execution: an intermediate step', () => inTurn(steps, (delivery) => postJson(delivery.url, delivery.payload)), () => postJson(steps[0].url, steps[0].payload));
 	await measure('to a waiting Upload execution: the final notification (until the execution ended)', async () => {
 		const statuses: number[] = [];
 		for (const delivery of finals) statuses.push(await postJson(delivery.url, delivery.payload));
@@ -148,7 +164,7 @@ export async function measureCallCosts(options: CallCostOptions): Promise<CallCo
 	await postAll(`${main.url}/webhook/${options.ceiling.path}`, count);
 	await until(`${count} Wait node executions waiting`, async () => notifier.resumeUrls.length - urlsBefore >= count && (await waiting(options.ceiling.workflowId)) >= count);
 	const resumeUrls = notifier.resumeUrls.slice(urlsBefore);
-	await measure("to a waiting execution of n8n's Wait node: a step it refuses", () => inTurn(resumeUrls, (url) => notifier.call(url, false)));
+	await measure("to a waiting execution of n8n's Wait node: a step it refuses", () => inTurn(resumeUrls, (url) => notifier.call(url, false)), () => notifier.call(resumeUrls[0], false));
 	await measure("to a waiting execution of n8n's Wait node: the final call (until the execution ended)", async () => {
 		const statuses: number[] = [];
 		for (const url of resumeUrls) statuses.push(await notifier.call(url, true));
@@ -159,6 +175,12 @@ export async function measureCallCosts(options: CallCostOptions): Promise<CallCo
 	// No execution: a resume URL whose execution id does not exist.
 	const nowhere = new URL(resumeUrls[0]);
 	nowhere.pathname = nowhere.pathname.replace(/\/[^/]+$/, '/999999999');
-	await measure('for no execution (an execution id that does not exist)', () => inTurn([nowhere.toString()], (url) => postJson(url, { status: 'waiting', step: 'processing_started', uploadId: 'none' })));
+	const step = { status: 'waiting', step: 'processing_started', uploadId: 'none' };
+	const toNowhere = () => postJson(nowhere.toString(), step);
+	await measure('for no execution (an execution id that does not exist)', () => inTurn([0], toNowhere), toNowhere);
+	const toHint = () => postJson(`${main.url}/webhook/${options.hintPath}`, step);
+	await measure('to a published webhook that starts no execution (Webhook node, Only Run If false)', () => inTurn([0], toHint), toHint);
+	const started = await main.publicApi<{ data: unknown[] }>(`/executions?${new URLSearchParams({ workflowId: options.hintWorkflowId, limit: '250' })}`);
+	log(`the published webhook that starts no execution started ${started.data.length}`);
 	return rows;
 }

@@ -23,6 +23,7 @@ import type { AddressInfo } from 'node:net';
 import { BASELINE_CREDENTIAL_ID, BASELINE_CREDENTIAL_NAME, type WorkflowJson } from '../../dev/n8n/n8n-stack';
 
 export const CEILING_PATH = 'dex-queue-bench-ceiling';
+export const CEILING_ID = 'dexQueueBenchCl1';
 /** The intermediate steps the emulator sends for one document before the final notification. */
 export const EMULATOR_STEPS = ['file_uploaded', 'processing_started', 'fraud_detection'] as const;
 const RETRIES = 5;
@@ -31,7 +32,7 @@ const RETRY_BASE_MS = 1000;
 /** The ceiling workflow; the Wait node wants the header of the baseline's header-auth credential (`x-api-key`). */
 export function ceilingWorkflow(notifierUrl: string): WorkflowJson {
 	return {
-		id: 'dexQueueBenchCl1',
+		id: CEILING_ID,
 		name: "bench: one document by webhook, n8n's Wait node resumed by a call",
 		nodes: [
 			{
@@ -76,6 +77,32 @@ export function ceilingWorkflow(notifierUrl: string): WorkflowJson {
 			'Hand the resume URL over': { main: [[{ node: 'Wait for the call', type: 'main', index: 0 }]] },
 			'Wait for the call': { main: [[{ node: 'Done', type: 'main', index: 0 }]] },
 		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+export const HINT_PATH = 'dex-queue-bench-hint';
+
+/**
+ * A published webhook that answers a call without starting an execution (n8n's Webhook node, Only
+ * Run If false): what a callback costs n8n when it does not land on a waiting execution.
+ */
+export function hintWorkflow(): WorkflowJson {
+	return {
+		id: 'dexQueueBenchHt1',
+		name: 'bench: a published webhook that starts no execution',
+		nodes: [
+			{
+				id: 'h1',
+				name: 'Step arrives',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: '9e4f0a2c-5b6d-4a3e-9c8f-3d4e5f6a7b82',
+				parameters: { httpMethod: 'POST', path: HINT_PATH, responseMode: 'onReceived', options: { onlyRunIf: '={{ false }}' } },
+			},
+		],
+		connections: {},
 		settings: { executionOrder: 'v1' },
 	};
 }
