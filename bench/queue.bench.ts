@@ -190,6 +190,7 @@ async function main(): Promise<void> {
 	let queue: QueueStack | undefined;
 	let regular: Stack | undefined;
 	let notifier: CeilingNotifier | undefined;
+	let failed = false;
 	try {
 		// The Wait node wants the header of the baseline's header-auth credential (x-api-key, the read-write key).
 		notifier = await startCeilingNotifier({ name: 'x-api-key', value: SEEDED_KEYS.readWrite });
@@ -268,11 +269,15 @@ async function main(): Promise<void> {
 			await regular.stop();
 			regular = undefined;
 		}
+	} catch (error) {
+		// The processes' logs (n8n.log in each user folder) say why: kept.
+		failed = true;
+		throw error;
 	} finally {
 		await queue?.stop();
 		await regular?.stop();
 		await notifier?.close();
-		if (process.env.BENCH_KEEP) log(`kept ${rootDir}`);
+		if (process.env.BENCH_KEEP || failed) log(`kept ${rootDir}${failed ? ' (the run failed: n8n.log of each process is in its user folder)' : ''}`);
 		else fs.rmSync(rootDir, { recursive: true, force: true });
 	}
 	for (const [burstLabel, count] of leftOutOfList) process.stderr.write(`[bench:queue] n8n's GET /executions left out ${count} executions of "${burstLabel}" (found by id)\n`);

@@ -74,9 +74,9 @@ export async function postAll(url: string, count: number): Promise<void> {
 					headers: { 'content-type': 'application/octet-stream', 'content-disposition': `attachment; filename="bench-${index}.txt"` },
 					body,
 				});
-				await response.arrayBuffer();
+				const answer = await response.text();
 				if (response.ok) break;
-				if (!POST_AGAIN.has(response.status) || attempt > 60) throw new Error(`webhook answered ${response.status}`);
+				if (!POST_AGAIN.has(response.status) || attempt > 60) throw new Error(`webhook answered ${response.status} to document ${index}: ${answer.slice(0, 300)}`);
 				posts.repeated += 1;
 				await new Promise((resolve) => setTimeout(resolve, 1000));
 			}
