@@ -166,10 +166,14 @@ function printTables(bursts: Burst[], costs: CallCost[]): void {
 			`callback wait vs polling, ${row.workers} worker(s) at ${(row.processingMs / 1000).toFixed(0)} s: ${ratio(row, polling)} documents per minute (${row.docsPerMinute.toFixed(0)} against ${polling.docsPerMinute.toFixed(0)}), ${row.apiRequestsPerDoc.toFixed(2)} against ${polling.apiRequestsPerDoc.toFixed(2)} API requests per document\n`,
 		);
 	}
-	if (costs.length) {
-		out(`\nCPU per call to a resume URL, n8n main on the idle stack (1 worker), calls one at a time; idle CPU over the same time subtracted\n\n| call | calls | n8n's answers | wall ms per call | main CPU ms per call | PostgreSQL CPU ms per call |\n|---|---|---|---|---|---|\n`);
-		for (const cost of costs) out(`| ${cost.label} | ${cost.calls} | ${cost.answers} | ${cost.wallMsPerCall.toFixed(1)} | ${cost.mainCpuMsPerCall.toFixed(1)} | ${cost.postgresCpuMsPerCall.toFixed(1)} |\n`);
-	}
+	if (costs.length) printCallCosts(costs);
+}
+
+/** Printed as soon as measured too (the bursts after them can fail), and again with the bursts. */
+function printCallCosts(costs: CallCost[]): void {
+	const out = (text: string) => process.stdout.write(text);
+	out(`\nCPU per call to a resume URL, n8n main on the idle stack (1 worker), calls one at a time; idle CPU over the same time subtracted; load average (1 min) ${os.loadavg()[0].toFixed(1)}\n\n| call | calls | n8n's answers | wall ms per call | main CPU ms per call | PostgreSQL CPU ms per call |\n|---|---|---|---|---|---|\n`);
+	for (const cost of costs) out(`| ${cost.label} | ${cost.calls} | ${cost.answers} | ${cost.wallMsPerCall.toFixed(1)} | ${cost.mainCpuMsPerCall.toFixed(1)} | ${cost.postgresCpuMsPerCall.toFixed(1)} |\n`);
 }
 
 async function main(): Promise<void> {
@@ -227,6 +231,7 @@ async function main(): Promise<void> {
 				calls: COST_CALLS,
 				log,
 			});
+			printCallCosts(callCosts);
 		}
 		for (const workers of QUICK ? [1] : [1, 2]) {
 			if (workers === 2) await q.startWorker(1);
