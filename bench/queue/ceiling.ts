@@ -21,6 +21,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { BASELINE_CREDENTIAL_ID, BASELINE_CREDENTIAL_NAME, type WorkflowJson } from '../../dev/n8n/n8n-stack';
+import { WEBHOOK_UPLOAD } from '../../dev/n8n/queue/workflows';
 
 export const CEILING_PATH = 'dex-queue-bench-ceiling';
 export const CEILING_ID = 'dexQueueBenchCl1';
@@ -29,21 +30,18 @@ export const EMULATOR_STEPS = ['file_uploaded', 'processing_started', 'fraud_det
 const RETRIES = 5;
 const RETRY_BASE_MS = 1000;
 
+/** n8n's Webhook node (as the queue suites' uploading webhook), answering a POST on receipt. */
+function webhookTrigger(name: string, webhookId: string, path: string, options: Record<string, unknown>): WorkflowJson['nodes'][number] {
+	return { ...WEBHOOK_UPLOAD.nodes[0], name, webhookId, parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options } };
+}
+
 /** The ceiling workflow; the Wait node wants the header of the baseline's header-auth credential (`x-api-key`). */
 export function ceilingWorkflow(notifierUrl: string): WorkflowJson {
 	return {
 		id: CEILING_ID,
 		name: "bench: one document by webhook, n8n's Wait node resumed by a call",
 		nodes: [
-			{
-				id: 'c1',
-				name: 'Document arrives',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: '7c2d8e0a-3f4b-4e1c-9a6d-1b2c3d4e5f60',
-				parameters: { httpMethod: 'POST', path: CEILING_PATH, responseMode: 'onReceived', options: { binaryPropertyName: 'data' } },
-			},
+			webhookTrigger('Document arrives', '7c2d8e0a-3f4b-4e1c-9a6d-1b2c3d4e5f60', CEILING_PATH, { binaryPropertyName: 'data' }),
 			{
 				id: 'c2',
 				name: 'Hand the resume URL over',
@@ -92,15 +90,7 @@ export function hintWorkflow(): WorkflowJson {
 		id: 'dexQueueBenchHt1',
 		name: 'bench: a published webhook that starts no execution',
 		nodes: [
-			{
-				id: 'h1',
-				name: 'Step arrives',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: '9e4f0a2c-5b6d-4a3e-9c8f-3d4e5f6a7b82',
-				parameters: { httpMethod: 'POST', path: HINT_PATH, responseMode: 'onReceived', options: { onlyRunIf: '={{ false }}' } },
-			},
+			webhookTrigger('Step arrives', '9e4f0a2c-5b6d-4a3e-9c8f-3d4e5f6a7b82', HINT_PATH, { onlyRunIf: '={{ false }}' }),
 		],
 		connections: {},
 		settings: { executionOrder: 'v1' },
