@@ -1,25 +1,32 @@
 /**
- * `npm run bench:queue`: the package in n8n's queue mode against regular mode, in one run.
+ * `npm run bench:queue`: the package in n8n's queue mode against n8n's own ceilings and regular mode, in one run.
  *
- * 1. Throughput: N single-document executions (default 200) started by webhook (Webhook, answer
- *    on receipt -> Upload, wait for completion), the emulator taking `--delay` ms (default 3000) to
- *    process each document so that waiting for extraction dominates. Wall time from the first
- *    POST to the last execution's stoppedAt (n8n's record) and documents per minute, with 1
- *    worker and with 2 workers (each `--concurrency` executions at once, default 10), and in
- *    regular mode (one `n8n start`, SQLite) at N8N_CONCURRENCY_PRODUCTION_LIMIT = the same
- *    concurrency and unlimited (n8n's default). With 1 worker both wait modes: polling (Wait Mode
- *    "Poll the Service") and callbacks ("When the Service Calls Back": the execution waits without
- *    a worker slot until the emulator calls back); then both again with `--long-delay` ms of
- *    processing (default 60000) over `--long-poll-docs` (default 30) and `--long-callback-docs`
- *    (default 300) documents, enough to show each mode's steady rate. While a burst runs, the
- *    executions n8n lists as running (each holds a worker slot) and as waiting (none) are counted
- *    every second. `--quick` runs only the 1-worker rows (no 2 workers, regular mode or memory).
- * 2. Memory: peak RSS (VmHWM, reset before the run) of each n8n process during a `--mib` (default
+ * 1. Throughput: N single-document executions (default 200) started by webhook, the emulator taking
+ *    `--delay` ms (default 3000) to process each document. Wall time from the first POST to the last
+ *    execution's stoppedAt (n8n's record) and documents per minute, each worker running
+ *    `--concurrency` executions at once (default 10). Four modes, side by side on the same stack:
+ *    - polling: Webhook (answers on receipt) -> Upload, Wait Mode "Poll the Service";
+ *    - callback wait: the same with "When the Service Calls Back" (the execution waits without a
+ *      worker slot until the emulator calls its resume URL);
+ *    - ceiling-1 and ceiling-4: Webhook -> n8n's own Wait node, resumed by the bench's notifier with
+ *      one call, or sent what the emulator sends per document (three steps the Wait node refuses,
+ *      then the final call): bench/queue/ceiling.ts.
+ *    Each mode again with `--long-delay` ms of processing (default 60000; 0 leaves it out): polling
+ *    over `--long-poll-docs` per worker (default 30: three rounds of the slots), the others over
+ *    `--long-callback-docs` (default 300), enough to show each one's steady rate. With 1 worker,
+ *    then 2; then regular mode (one `n8n start`, SQLite, polling) at N8N_CONCURRENCY_PRODUCTION_LIMIT
+ *    = the same concurrency and unlimited (n8n's default). While a burst runs, the executions n8n
+ *    lists as running (each holds a worker slot or waits for one) and as waiting (none) are counted
+ *    every second. `--quick`: 1 worker only, no regular mode, no memory.
+ * 2. CPU of n8n's main (and PostgreSQL) per call to a resume URL, on the idle stack before the
+ *    bursts (bench/queue/call-cost.ts): `--cost-calls` calls of each kind (default 200; 0 leaves it
+ *    out) to `--cost-executions` waiting executions (default 20).
+ * 3. Memory: peak RSS (VmHWM, reset before the run) of each n8n process during a `--mib` (default
  *    1024) multipart upload read from disk, queue-mode worker against the regular-mode process.
  *    Binary data in `filesystem` mode with one shared N8N_STORAGE_PATH (n8n caps `database` mode
  *    at 1024 MiB per file, 512 by default).
- * 3. Requests the node made per document (the emulator's request log: API host and storage host),
- *    queue mode against regular mode. Redis and PostgreSQL round trips are n8n's own.
+ * 4. Requests the node made per document (the emulator's request log: API host and storage host).
+ *    Redis and PostgreSQL round trips are n8n's own.
  *
  * Which worker ran what: the workers' "Worker started execution <id>" log lines.
  * Everything lives in a temp dir (the large file under <cache>/queue/bench-files/, reused).
@@ -28,14 +35,17 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { invoiceText } from '../dev/documents';
 import { callbackUploadWorkflow } from '../dev/n8n/callback-workflows';
 import { diskUploadWorkflow, WEBHOOK_UPLOAD, writeLargeInvoiceFile } from '../dev/n8n/queue/workflows';
 import type { N8nInstance } from '../dev/n8n/n8n-launcher';
+import { SEEDED_KEYS } from '../dev/emulator';
 import { ensureN8n } from '../dev/n8n/n8n-runtime';
 import { runWorkflow, startStack, waitForExecution, type Stack, type WorkflowJson } from '../dev/n8n/n8n-stack';
 import { startQueueStack, type QueueStack } from '../dev/n8n/queue/queue-stack';
-import type { Emulator } from '../dev/emulator';
+import { burst, type Burst, type BurstTarget, type Mode } from './queue/burst';
+import { measureCallCosts, type CallCost } from './queue/call-cost';
+import { CEILING_ID, CEILING_PATH, ceilingWorkflow, HINT_PATH, hintWorkflow, startCeilingNotifier, type CeilingNotifier } from './queue/ceiling';
+import { leftOutOfList, posts } from './queue/executions';
 
 function option(name: string, fallback: number): number {
 	const index = process.argv.indexOf(`--${name}`);
@@ -50,8 +60,9 @@ const LARGE_MIB = option('mib', 1024);
 const LONG_DELAY_MS = option('long-delay', 60_000);
 const LONG_POLL_DOCS = option('long-poll-docs', 30);
 const LONG_CALLBACK_DOCS = option('long-callback-docs', 300);
+const COST_CALLS = option('cost-calls', 200);
+const COST_EXECUTIONS = option('cost-executions', 20);
 const QUICK = process.argv.includes('--quick');
-const POST_PARALLEL = 20;
 const BENCH_PATH = 'dex-queue-bench';
 const CALLBACK_PATH = 'dex-queue-bench-callback';
 
@@ -79,216 +90,18 @@ const BENCH_CALLBACK = callbackUploadWorkflow({
 	after: 'none',
 });
 
-interface BurstTarget {
-	workflowId: string;
-	path: string;
-	documents: number;
+/** Where each mode's executions start. */
+function target(mode: Mode, documents: number, processingMs: number): BurstTarget {
+	if (mode === 'polling') return { mode, workflowId: BENCH_WEBHOOK.id!, path: BENCH_PATH, documents, processingMs };
+	if (mode === 'callbacks') return { mode, workflowId: BENCH_CALLBACK.id!, path: CALLBACK_PATH, documents, processingMs };
+	return { mode, workflowId: CEILING_ID, path: CEILING_PATH, documents, processingMs };
 }
-
-const POLLING = (documents: number): BurstTarget => ({ workflowId: BENCH_WEBHOOK.id!, path: BENCH_PATH, documents });
-const CALLBACKS = (documents: number): BurstTarget => ({ workflowId: BENCH_CALLBACK.id!, path: CALLBACK_PATH, documents });
-
-interface Burst {
-	label: string;
-	documents: number;
-	processingMs: number;
-	wallMs: number;
-	/** Most executions n8n listed as running at once: in a worker slot, or (queue mode) created and queued for one … */
-	peakRunning: number;
-	/** … and as waiting (holding none). */
-	peakWaiting: number;
-	docsPerMinute: number;
-	apiRequestsPerDoc: number;
-	/** Requests other than status polls (upload initiation, ...): the same in every mode. */
-	apiWritesPerDoc: number;
-	/** GET /uploads/{id} of Wait for Completion: depends on when each poll falls, so on timing. */
-	statusPollsPerDoc: number;
-	storageRequestsPerDoc: number;
-	failed: number;
-	byWorker?: string;
-}
-
-interface ExecutionSummary {
-	id: string;
-	status: string;
-	startedAt: string;
-	stoppedAt: string | null;
-}
-
-async function executionsSince(n8n: N8nInstance, workflowId: string, sinceMs: number): Promise<ExecutionSummary[]> {
-	const all: ExecutionSummary[] = [];
-	let cursor: string | undefined;
-	do {
-		const query = new URLSearchParams({ workflowId, limit: '250' });
-		if (cursor) query.set('cursor', cursor);
-		const page = await n8n.publicApi<{ data: ExecutionSummary[]; nextCursor?: string | null }>(`/executions?${query}`);
-		all.push(...page.data);
-		cursor = page.nextCursor ?? undefined;
-		if (page.data.length && Date.parse(page.data[page.data.length - 1].startedAt) < sinceMs) break;
-	} while (cursor);
-	return all.filter((execution) => Date.parse(execution.startedAt) >= sinceMs - 1000);
-}
-
-/**
- * Executions of the workflow that the list left out. n8n 2.41.1 in queue mode left 6 of 200
- * finished callback executions out of `GET /executions` (measured; `GET /executions/{id}` gives
- * them, finished). A burst's executions are the only ones n8n makes meanwhile, so their ids are
- * consecutive: the ids around and between the listed ones are asked for one by one.
- */
-async function executionsLeftOut(n8n: N8nInstance, workflowId: string, sinceMs: number, listed: ExecutionSummary[], expected: number, cache: Map<string, ExecutionSummary | null>): Promise<ExecutionSummary[]> {
-	if (listed.length === 0) return [];
-	const ids = new Set(listed.map((execution) => Number(execution.id)));
-	const lowest = Math.min(...ids);
-	const highest = Math.max(...ids);
-	const found: ExecutionSummary[] = [];
-	for (let id = Math.max(1, lowest - (expected - listed.length)); id <= highest + (expected - listed.length); id++) {
-		if (ids.has(id)) continue;
-		const key = String(id);
-		let execution = cache.get(key);
-		if (execution === undefined || execution?.stoppedAt === null) {
-			execution = await n8n.publicApi<ExecutionSummary & { workflowId: string }>(`/executions/${id}`).then(
-				(record) => (record.workflowId === workflowId && Date.parse(record.startedAt) >= sinceMs - 1000 ? record : null),
-				() => null,
-			);
-			cache.set(key, execution);
-		}
-		if (execution) found.push(execution);
-	}
-	return found;
-}
-
-/** n8n's answers to a webhook POST that mean "send it again": 404 just after activation, 503 while main cannot reach its database. */
-const POST_AGAIN = new Set([404, 503]);
-let postsRepeated = 0;
-/** Executions n8n's list left out, by workflow (found one by one instead). */
-const leftOutOfList = new Map<string, number>();
-
-async function postAll(url: string, count: number): Promise<void> {
-	// One document per execution, posted as the webhook's binary.
-	let next = 0;
-	const body = invoiceText();
-	const poster = async () => {
-		while (next < count) {
-			const index = next++;
-			for (let attempt = 0; ; attempt++) {
-				const response = await fetch(url, {
-					method: 'POST',
-					headers: { 'content-type': 'application/octet-stream', 'content-disposition': `attachment; filename="bench-${index}.txt"` },
-					body,
-				});
-				await response.arrayBuffer();
-				if (response.ok) break;
-				if (!POST_AGAIN.has(response.status) || attempt > 60) throw new Error(`webhook answered ${response.status}`);
-				postsRepeated += 1;
-				await new Promise((resolve) => setTimeout(resolve, 1000));
-			}
-		}
-	};
-	await Promise.all(Array.from({ length: POST_PARALLEL }, poster));
-}
-
-/** Counts, every second until stopped, the workflow's executions n8n lists as running and as waiting; returns the peaks. */
-function sampleSlots(n8n: N8nInstance, workflowId: string): { stop(): Promise<{ running: number; waiting: number }> } {
-	let running = 0;
-	let waiting = 0;
-	let stopped = false;
-	const count = async (status: string) => (await n8n.publicApi<{ data: unknown[] }>(`/executions?${new URLSearchParams({ workflowId, status, limit: '250' })}`)).data.length;
-	const loop = (async () => {
-		while (!stopped) {
-			try {
-				running = Math.max(running, await count('running'));
-				waiting = Math.max(waiting, await count('waiting'));
-			} catch {
-				// a sample lost: the next one counts
-			}
-			await new Promise((resolve) => setTimeout(resolve, 1000));
-		}
-	})();
-	return {
-		async stop() {
-			stopped = true;
-			await loop;
-			return { running, waiting };
-		},
-	};
-}
-
-async function burst(label: string, n8n: N8nInstance, emulator: Emulator, target: BurstTarget, workerLog?: () => Record<string, string>): Promise<Burst> {
-	const firstSequence = emulator.requests.at(-1)?.sequence ?? 0;
-	const startsBefore = workerLog ? countStarts(workerLog()) : undefined;
-	const started = Date.now();
-	const slots = sampleSlots(n8n, target.workflowId);
-	await postAll(`${n8n.url}/webhook/${target.path}`, target.documents);
-	let finished: ExecutionSummary[] = [];
-	const deadline = Date.now() + 60 * 60_000;
-	const leftOutCache = new Map<string, ExecutionSummary | null>();
-	let sameCountSince = Date.now();
-	let lastCount = -1;
-	for (;;) {
-		let executions: ExecutionSummary[];
-		try {
-			executions = await executionsSince(n8n, target.workflowId, started);
-		} catch (error) {
-			// n8n answers 503 "Database is not ready!" while its database check is late (a loaded machine): ask again.
-			process.stderr.write(`[bench:queue] ${label}: listing executions failed (${(error as Error).message.slice(0, 80)}), asking again\n`);
-			await new Promise((resolve) => setTimeout(resolve, 1000));
-			continue;
-		}
-		if (executions.length !== lastCount) {
-			lastCount = executions.length;
-			sameCountSince = Date.now();
-		}
-		// The list stopped growing short of the burst: look for the executions it leaves out.
-		if (executions.length < target.documents && Date.now() - sameCountSince > 10_000) {
-			const leftOut = await executionsLeftOut(n8n, target.workflowId, started, executions, target.documents, leftOutCache);
-			if (leftOut.length) leftOutOfList.set(`${label}, ${target.documents} documents`, leftOut.length);
-			executions = [...executions, ...leftOut];
-		}
-		finished = executions.filter((execution) => execution.stoppedAt && !['running', 'new', 'waiting'].includes(execution.status));
-		if (finished.length >= target.documents) break;
-		if (Date.now() > deadline) throw new Error(`${label}: ${finished.length} of ${target.documents} executions finished after 60 min`);
-		await new Promise((resolve) => setTimeout(resolve, 1000));
-	}
-	const peaks = await slots.stop();
-	const wallMs = Math.max(...finished.map((execution) => Date.parse(execution.stoppedAt!))) - started;
-	const requests = emulator.requests.filter((entry) => entry.sequence > firstSequence);
-	let byWorker: string | undefined;
-	if (workerLog && startsBefore) {
-		const after = countStarts(workerLog());
-		byWorker = Object.keys(after).map((name) => `${name} ${after[name] - (startsBefore[name] ?? 0)}`).join(', ');
-	}
-	const perDoc = (count: number) => count / target.documents;
-	return {
-		label,
-		documents: target.documents,
-		processingMs: currentDelay,
-		wallMs,
-		peakRunning: peaks.running,
-		peakWaiting: peaks.waiting,
-		docsPerMinute: (target.documents / wallMs) * 60_000,
-		apiRequestsPerDoc: perDoc(requests.filter((entry) => entry.host === 'api').length),
-		apiWritesPerDoc: perDoc(requests.filter((entry) => entry.host === 'api' && !isStatusPoll(entry.method, entry.path)).length),
-		statusPollsPerDoc: perDoc(requests.filter((entry) => entry.host === 'api' && isStatusPoll(entry.method, entry.path)).length),
-		storageRequestsPerDoc: perDoc(requests.filter((entry) => entry.host === 'storage').length),
-		failed: finished.filter((execution) => execution.status !== 'success').length,
-		byWorker,
-	};
-}
-
-/** The emulator's processing time of the bursts run now (set with setDelay). */
-let currentDelay = DELAY_MS;
-function setDelay(emulator: Emulator, ms: number): void {
-	currentDelay = ms;
-	emulator.setProcessingDelay(ms);
-}
-
-function isStatusPoll(method: string, requestPath: string): boolean {
-	return method === 'GET' && /\/uploads\/[^/]+$/.test(requestPath);
-}
-
-function countStarts(logs: Record<string, string>): Record<string, number> {
-	return Object.fromEntries(Object.entries(logs).map(([name, text]) => [name, (text.match(/Worker started execution \d+ \(job/g) ?? []).length]));
-}
+const MODE_NAMES: Record<Mode, string> = {
+	polling: 'polling',
+	callbacks: 'callback wait',
+	'ceiling-1': "n8n's Wait node, 1 call (ceiling-1)",
+	'ceiling-4': "n8n's Wait node, 4 calls (ceiling-4)",
+};
 
 function resetPeak(pid: number): void {
 	fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
@@ -328,6 +141,41 @@ async function largeUpload(label: string, n8n: N8nInstance, processes: Array<{ n
 
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 
+/** The bursts (each mode as a ratio to n8n's ceilings of the same workers and processing time) and the call costs. */
+function printTables(bursts: Burst[], costs: CallCost[]): void {
+	const out = (text: string) => process.stdout.write(text);
+	const peer = (row: Burst, mode: Mode) => bursts.find((other) => other.mode === mode && other.processingMs === row.processingMs && other.workers === (row.workers ?? 1));
+	const ratio = (row: Burst, base: Burst | undefined) => (base ? `${(row.docsPerMinute / base.docsPerMinute).toFixed(2)}x` : '-');
+	out(`\nSingle-document executions by webhook (n8n 2.41.1, ${os.cpus().length} cores, ${new Date().toISOString().slice(0, 16)}Z); each ratio against the row of that mode with the same workers and processing time (regular mode: against 1 worker)\n\n`);
+	out('| mode | processing | documents | wall time | docs/min | of ceiling-1 | of ceiling-4 | vs polling | API requests/doc | of which status checks | others | storage requests/doc | peak listed running (in a slot or queued for one) | peak waiting (no slot) | failed | executions per worker | calls to resume URLs: n8n\'s answers | load average (1 min) after |\n');
+	out(`|${' --- |'.repeat(18)}\n`);
+	for (const row of bursts) {
+		out(
+			`| ${row.label} | ${(row.processingMs / 1000).toFixed(0)} s | ${row.documents} | ${(row.wallMs / 1000).toFixed(1)} s | ${row.docsPerMinute.toFixed(0)} | ${ratio(row, peer(row, 'ceiling-1'))} | ${ratio(row, peer(row, 'ceiling-4'))} | ${ratio(row, peer(row, 'polling'))} | ${row.apiRequestsPerDoc.toFixed(2)} | ${row.statusPollsPerDoc.toFixed(2)} | ${row.apiWritesPerDoc.toFixed(2)} | ${row.storageRequestsPerDoc.toFixed(2)} | ${row.peakRunning} | ${row.peakWaiting} | ${row.failed} | ${row.byWorker ?? '-'} | ${row.callAnswers ?? '-'} | ${row.loadAverage.toFixed(1)} |\n`,
+		);
+	}
+	out('\n');
+	for (const row of bursts.filter((each) => each.workers === 2)) {
+		const one = bursts.find((other) => other.mode === row.mode && other.processingMs === row.processingMs && other.workers === 1);
+		if (one) out(`2 workers vs 1 worker, ${row.mode} at ${(row.processingMs / 1000).toFixed(0)} s: ${ratio(row, one)}\n`);
+	}
+	for (const row of bursts.filter((each) => each.mode === 'callbacks')) {
+		const polling = peer(row, 'polling');
+		if (!polling) continue;
+		out(
+			`callback wait vs polling, ${row.workers} worker(s) at ${(row.processingMs / 1000).toFixed(0)} s: ${ratio(row, polling)} documents per minute (${row.docsPerMinute.toFixed(0)} against ${polling.docsPerMinute.toFixed(0)}), ${row.apiRequestsPerDoc.toFixed(2)} against ${polling.apiRequestsPerDoc.toFixed(2)} API requests per document\n`,
+		);
+	}
+	if (costs.length) printCallCosts(costs);
+}
+
+/** Printed as soon as measured too (the bursts after them can fail), and again with the bursts. */
+function printCallCosts(costs: CallCost[]): void {
+	const out = (text: string) => process.stdout.write(text);
+	out(`\nCPU per call to a resume URL, n8n main on the idle stack (1 worker), calls one at a time; idle CPU over the same time subtracted; load average (1 min) ${os.loadavg()[0].toFixed(1)}\n\n| call | calls | n8n's answers | wall ms per call | main CPU ms per call | PostgreSQL CPU ms per call |\n|---|---|---|---|---|---|\n`);
+	for (const cost of costs) out(`| ${cost.label} | ${cost.calls} | ${cost.answers} | ${cost.wallMsPerCall.toFixed(1)} | ${cost.mainCpuMsPerCall.toFixed(1)} | ${cost.postgresCpuMsPerCall.toFixed(1)} |\n`);
+}
+
 async function main(): Promise<void> {
 	const log = (line: string) => process.stderr.write(`[bench:queue] ${line}\n`);
 	const runtime = await ensureN8n({ log });
@@ -342,9 +190,16 @@ async function main(): Promise<void> {
 	const rootDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dex-queue-bench-'));
 	const bursts: Burst[] = [];
 	const memoryRows: MemoryRow[] = [];
+	let callCosts: CallCost[] = [];
 	let queue: QueueStack | undefined;
 	let regular: Stack | undefined;
+	let notifier: CeilingNotifier | undefined;
+	let failed = false;
 	try {
+		// The Wait node wants the header of the baseline's header-auth credential (x-api-key, the read-write key).
+		notifier = await startCeilingNotifier({ name: 'x-api-key', value: SEEDED_KEYS.readWrite });
+		const ceiling = ceilingWorkflow(notifier.url);
+		const hint = hintWorkflow();
 		log(`queue mode: main + 2 workers (--concurrency=${CONCURRENCY}), filesystem binary data`);
 		queue = await startQueueStack({
 			rootDir: path.join(rootDir, 'queue'),
@@ -352,31 +207,47 @@ async function main(): Promise<void> {
 			workerConcurrency: CONCURRENCY,
 			binaryDataMode: 'filesystem',
 			emulator: { processingDelayMs: DELAY_MS },
-			workflows: () => [BENCH_WEBHOOK, BENCH_CALLBACK, large],
-			publish: [BENCH_WEBHOOK.id!, BENCH_CALLBACK.id!],
+			workflows: () => [BENCH_WEBHOOK, BENCH_CALLBACK, ceiling, hint, large],
+			publish: [BENCH_WEBHOOK.id!, BENCH_CALLBACK.id!, ceiling.id!, hint.id!],
 			extraReadableDirs: [filesDir],
 			log,
 		});
 		const q = queue;
-		// One worker: the second one stopped (gracefully) for these bursts.
+		// One worker: the second one stopped (gracefully) until the 2-worker rounds.
 		await q.workers[1].instance!.stop();
 		q.workers[1].instance = undefined;
-		log(`${DOCUMENTS} documents, 1 worker, polling`);
-		bursts.push(await burst(`queue, 1 worker x ${CONCURRENCY}, polling`, q.main, q.emulator, POLLING(DOCUMENTS), q.workerLogs));
-		log(`${DOCUMENTS} documents, 1 worker, callbacks`);
-		bursts.push(await burst(`queue, 1 worker x ${CONCURRENCY}, callbacks`, q.main, q.emulator, CALLBACKS(DOCUMENTS), q.workerLogs));
-		if (LONG_DELAY_MS > 0) {
-			setDelay(q.emulator, LONG_DELAY_MS);
-			log(`${LONG_POLL_DOCS} documents of ${LONG_DELAY_MS} ms, 1 worker, polling`);
-			bursts.push(await burst(`queue, 1 worker x ${CONCURRENCY}, polling`, q.main, q.emulator, POLLING(LONG_POLL_DOCS), q.workerLogs));
-			log(`${LONG_CALLBACK_DOCS} documents of ${LONG_DELAY_MS} ms, 1 worker, callbacks`);
-			bursts.push(await burst(`queue, 1 worker x ${CONCURRENCY}, callbacks`, q.main, q.emulator, CALLBACKS(LONG_CALLBACK_DOCS), q.workerLogs));
-			setDelay(q.emulator, DELAY_MS);
+		if (COST_CALLS > 0) {
+			log(`CPU per call on the idle stack: ${COST_CALLS} calls of each kind, ${COST_EXECUTIONS} waiting executions of each workflow`);
+			callCosts = await measureCallCosts({
+				main: q.main,
+				postgresPid: q.postgres.pid,
+				emulator: q.emulator,
+				notifier,
+				upload: { workflowId: BENCH_CALLBACK.id!, path: CALLBACK_PATH },
+				ceiling: { workflowId: CEILING_ID, path: CEILING_PATH },
+				hintPath: HINT_PATH,
+				hintWorkflowId: hint.id!,
+				executions: COST_EXECUTIONS,
+				calls: COST_CALLS,
+				log,
+			});
+			printCallCosts(callCosts);
+		}
+		for (const workers of QUICK ? [1] : [1, 2]) {
+			if (workers === 2) await q.startWorker(1);
+			for (const processingMs of LONG_DELAY_MS > 0 ? [DELAY_MS, LONG_DELAY_MS] : [DELAY_MS]) {
+				q.emulator.setProcessingDelay(processingMs);
+				for (const mode of ['polling', 'callbacks', 'ceiling-1', 'ceiling-4'] as const) {
+					// 60 s with polling: three rounds of the slots; the others enough to reach their steady rate.
+					const documents = processingMs === DELAY_MS ? DOCUMENTS : mode === 'polling' ? LONG_POLL_DOCS * workers : LONG_CALLBACK_DOCS;
+					const label = `queue, ${workers} worker${workers === 1 ? '' : 's'} x ${CONCURRENCY}, ${MODE_NAMES[mode]}`;
+					log(`${label}: ${documents} documents of ${processingMs / 1000} s`);
+					bursts.push(await burst(label, q.main, q.emulator, target(mode, documents, processingMs), { workers, workerLog: q.workerLogs, notifier }));
+				}
+			}
+			q.emulator.setProcessingDelay(DELAY_MS);
 		}
 		if (!QUICK) {
-			await q.startWorker(1);
-			log(`${DOCUMENTS} documents, 2 workers`);
-			bursts.push(await burst(`queue, 2 workers x ${CONCURRENCY}, polling`, q.main, q.emulator, POLLING(DOCUMENTS), q.workerLogs));
 			log(`${LARGE_MIB} MiB upload on a worker`);
 			memoryRows.push(...(await largeUpload('queue', q.main, q.workers.map((worker) => ({ name: worker.name, pid: worker.instance!.pid })), large.id!, (id) => q.workerOfExecution(id))));
 		}
@@ -395,7 +266,7 @@ async function main(): Promise<void> {
 				extraReadableDirs: [filesDir],
 				n8n: { env: { N8N_CONCURRENCY_PRODUCTION_LIMIT: String(limit) } },
 			});
-			bursts.push(await burst(`regular, concurrency ${limit === -1 ? 'unlimited' : limit}, polling`, regular.n8n, regular.emulator, POLLING(DOCUMENTS)));
+			bursts.push(await burst(`regular, concurrency ${limit === -1 ? 'unlimited' : limit}, polling`, regular.n8n, regular.emulator, target('polling', DOCUMENTS, DELAY_MS)));
 			if (limit === CONCURRENCY) {
 				log(`${LARGE_MIB} MiB upload in regular mode`);
 				memoryRows.push(...(await largeUpload('regular', regular.n8n, [{ name: 'n8n', pid: regular.n8n.pid }], large.id!)));
@@ -403,31 +274,20 @@ async function main(): Promise<void> {
 			await regular.stop();
 			regular = undefined;
 		}
+	} catch (error) {
+		// The processes' logs (n8n.log in each user folder) say why: kept.
+		failed = true;
+		throw error;
 	} finally {
 		await queue?.stop();
 		await regular?.stop();
-		if (process.env.BENCH_KEEP) log(`kept ${rootDir}`);
+		await notifier?.close();
+		if (process.env.BENCH_KEEP || failed) log(`kept ${rootDir}${failed ? ' (the run failed: n8n.log of each process is in its user folder)' : ''}`);
 		else fs.rmSync(rootDir, { recursive: true, force: true });
 	}
 	for (const [burstLabel, count] of leftOutOfList) process.stderr.write(`[bench:queue] n8n's GET /executions left out ${count} executions of "${burstLabel}" (found by id)\n`);
-	if (postsRepeated) process.stderr.write(`[bench:queue] ${postsRepeated} webhook POSTs were sent again (n8n answered 404 or 503)\n`);
-
-	const baselineOf = (row: Burst) => bursts.find((other) => other.processingMs === row.processingMs && other.label.startsWith('queue, 1 worker') && other.label.endsWith('polling'))!;
-	process.stdout.write(`\nSingle-document executions by webhook (n8n 2.41.1, ${os.cpus().length} cores, ${new Date().toISOString().slice(0, 10)}); "vs polling": against the 1-worker polling row of the same processing time\n\n`);
-	process.stdout.write('| mode | processing | documents | wall time | docs/min | vs polling | API requests/doc | of which status checks | others | storage requests/doc | peak listed running (in a slot or queued for one) | peak waiting (no slot) | failed | executions per worker |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n');
-	for (const row of bursts) {
-		const baseline = baselineOf(row);
-		process.stdout.write(
-			`| ${row.label} | ${(row.processingMs / 1000).toFixed(0)} s | ${row.documents} | ${(row.wallMs / 1000).toFixed(1)} s | ${row.docsPerMinute.toFixed(0)} | ${baseline ? (row.docsPerMinute / baseline.docsPerMinute).toFixed(2) + 'x' : '-'} | ${row.apiRequestsPerDoc.toFixed(2)} | ${row.statusPollsPerDoc.toFixed(2)} | ${row.apiWritesPerDoc.toFixed(2)} | ${row.storageRequestsPerDoc.toFixed(2)} | ${row.peakRunning} | ${row.peakWaiting} | ${row.failed} | ${row.byWorker ?? '-'} |\n`,
-		);
-	}
-	const twoWorkers = bursts.find((row) => row.label.startsWith('queue, 2 workers'));
-	if (twoWorkers) process.stdout.write(`\n2 workers vs 1 worker (polling): ${(twoWorkers.docsPerMinute / baselineOf(twoWorkers).docsPerMinute).toFixed(2)}x (target >= 1.7x)\n`);
-	for (const [callbacks, polling] of bursts.filter((row) => row.label.endsWith('callbacks')).map((row) => [row, baselineOf(row)] as const)) {
-		process.stdout.write(
-			`callbacks vs polling at ${(callbacks.processingMs / 1000).toFixed(0)} s: ${(callbacks.docsPerMinute / polling.docsPerMinute).toFixed(2)}x documents per minute (${callbacks.docsPerMinute.toFixed(0)} against ${polling.docsPerMinute.toFixed(0)}), ${callbacks.apiRequestsPerDoc.toFixed(2)} against ${polling.apiRequestsPerDoc.toFixed(2)} API requests per document\n`,
-		);
-	}
+	if (posts.repeated) process.stderr.write(`[bench:queue] ${posts.repeated} webhook POSTs were sent again (n8n answered 404 or 503)\n`);
+	printTables(bursts, callCosts);
 	if (memoryRows.length) {
 		process.stdout.write(`\n${LARGE_MIB} MiB multipart upload read from disk (10 MiB parts, 4 at a time), filesystem binary data\n\n| process | upload s | RSS before MiB | peak RSS MiB | peak above before MiB |\n|---|---|---|---|---|\n`);
 		for (const row of memoryRows) {
