@@ -17,6 +17,11 @@
  *   docs/screenshots/update-values-mapper.png Update Values (typeVersion 2) on the seeded Purchase Order:
  *                                            the field mapper with a field of every kind; then the time
  *                                            a node whose list holds 2,000 fields takes to open is printed
+ *   docs/screenshots/update-values-mapper-expression.png the same with File from an expression that has
+ *                                            no value in the editor: the mapping kept, the notice in words
+ *   docs/screenshots/callback-trigger-listening.png, callback-trigger-test-url.png: the Callback
+ *                                            Trigger's panel listening on its test URL, then fired by a
+ *                                            call for the upload just made
  *   docs/screenshots/credential-test-*.png   the credential dialog after Test, one per failure a user
  *                                            meets: offline sandbox, unknown host (Default instance,
  *                                            a network whose DNS answers nothing), refused, untrusted
@@ -62,6 +67,9 @@ const UPLOAD_NODE_NAME = 'Upload and extract';
 const AGENT_WORKFLOW_ID = 'dexExAgentQs0001';
 const CALLBACK_WORKFLOW_ID = 'dexExCallback001';
 const CALLBACK_NODE_NAME = 'Upload and wait for the service';
+const CALLBACK_TRIGGER_WORKFLOW_ID = 'dexExCallbackT01';
+const CALLBACK_TRIGGER_NODE_NAME = 'When the service calls back';
+const CALLBACK_TRIGGER_WEBHOOK_ID = '8e3b2f6a-4c1d-4a7e-9b5f-0d2c6e8a1f35';
 const ONLY = process.env.SCREENSHOTS_ONLY ? new Set(process.env.SCREENSHOTS_ONLY.split(',')) : undefined;
 
 function say(line: string): void {
@@ -135,6 +143,11 @@ async function mapperShots(page: Page, stack: Stack): Promise<void> {
 				{ id: 'u1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
 				updateNode('u2', 'Update the order', 0, { columns: valuesToUpdate(values, order.fields, ['Document Reference']) }),
 				updateNode('u3', 'Two thousand fields', 200, { fieldsFrom: 'fileType', fileType: typeLocator, columns: valuesToUpdate({}, big.fields) }),
+				// File from an expression with no value in the editor (no input yet): the mapping kept, the notice in words.
+				updateNode('u4', 'Update the file from the input', 400, {
+					fileId: { __rl: true, mode: 'id', value: '={{ $json.fileId }}' },
+					columns: valuesToUpdate({ 'Order Total': 1480, Approved: true }, order.fields),
+				}),
 			],
 			connections: { Start: { main: [[{ node: 'Update the order', type: 'main', index: 0 }]] } },
 			settings: { executionOrder: 'v1' },
@@ -147,6 +160,15 @@ async function mapperShots(page: Page, stack: Stack): Promise<void> {
 	// Tall enough to show the panel whole: File, Define Values, Fields From and every field.
 	await page.setViewportSize({ width: 1440, height: 1520 });
 	await shoot(page, 'update-values-mapper.png');
+	await page.setViewportSize({ width: 1440, height: 900 });
+	await page.keyboard.press('Escape');
+	await page.getByText('Back to canvas').first().click({ timeout: 3000 }).catch(() => undefined);
+	await openPanel(page, await shown(page, canvasNode(page, 'Update the file from the input')));
+	await page.locator('[data-test-id="resource-mapper-container"]').first().waitFor({ timeout: 60_000 });
+	await page.setViewportSize({ width: 1440, height: 1100 });
+	await shoot(page, 'update-values-mapper-expression.png');
+	const notice = await page.locator('[data-test-id="resource-mapper-container"]').first().innerText();
+	say(`    File from an expression, no input yet: ${notice.replace(/\s+/g, ' ').slice(0, 200)}`);
 	await page.setViewportSize({ width: 1440, height: 900 });
 	await page.keyboard.press('Escape');
 	await page.getByText('Back to canvas').first().click({ timeout: 3000 }).catch(() => undefined);
@@ -205,6 +227,30 @@ async function callbackWaitShots(page: Page, stack: Stack): Promise<void> {
 	} finally {
 		stack.emulator.setProcessingDelay(300);
 	}
+}
+
+/**
+ * The Callback Trigger's test URL (callback-trigger-on-processed-files.json): its panel listening
+ * after Execute step, then a call naming an upload that has finished processing, sent as the docs
+ * show; the panel with the item it fired.
+ */
+async function callbackTestUrlShots(page: Page, stack: Stack): Promise<void> {
+	const uploadId = await uploadToEmulator(stack.emulator, SEEDED_KEYS.readWrite, PURCHASE_ORDER_FILE_NAME, Buffer.from(purchaseOrderText()));
+	await stack.emulator.idle();
+	await page.goto(`${stack.n8n.url}/workflow/${CALLBACK_TRIGGER_WORKFLOW_ID}`);
+	await openPanel(page, await shown(page, canvasNode(page, CALLBACK_TRIGGER_NODE_NAME)));
+	await page.locator('[data-test-id="node-execute-button"]').first().click();
+	await page.getByText('Stop Listening', { exact: false }).first().waitFor({ timeout: 30_000 });
+	await shoot(page, 'callback-trigger-listening.png');
+	const answer = await fetch(`${stack.n8n.url}/webhook-test/${CALLBACK_TRIGGER_WEBHOOK_ID}/callback`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ status: 'completed', step: 'processing_finished', uploadId }),
+	});
+	say(`    test call for the upload just made: ${answer.status} ${await answer.text()}`);
+	await page.getByText(PURCHASE_ORDER_FILE_NAME, { exact: false }).first().waitFor({ timeout: 60_000 });
+	await shoot(page, 'callback-trigger-test-url.png');
+	await page.keyboard.press('Escape');
 }
 
 /** A key that looks real (never sent anywhere: the sandbox is offline, or DNS answers nothing). */
@@ -337,6 +383,9 @@ async function main(): Promise<void> {
 
 			// Update Values' field mapper (typeVersion 2), and the time a 2,000-field list takes to open.
 			await mapperShots(page, stack);
+
+			// The Callback Trigger's test URL, fired by a call for the upload just made.
+			await callbackTestUrlShots(page, stack);
 
 			// Last: it restarts n8n online (without the loopback guard) for the unknown-host picture.
 			await credentialTestShots(page, stack);
