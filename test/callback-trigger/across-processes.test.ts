@@ -6,7 +6,7 @@
  * saved can be overwritten by the other's save and a repeat then fires again; with it, the
  * service's Idempotency-Key decides which process fires.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { ActiveWebhookTrigger, SharedStaticData } from '../../dev/harness';
 import { INVOICE_FILE_NAME, invoiceText } from '../../dev/documents';
@@ -25,7 +25,7 @@ async function uploads(count: number): Promise<string[]> {
 }
 
 /** Two processes of one workflow: the same node (id, name, webhook id), their own memory, one static data. */
-async function twoProcesses(parameters: IDataObject, run: string): Promise<[ActiveWebhookTrigger, ActiveWebhookTrigger]> {
+async function twoProcesses(parameters: INodeParameters, run: string): Promise<[ActiveWebhookTrigger, ActiveWebhookTrigger]> {
 	const shared: SharedStaticData = { value: {} };
 	const options = { nodeId: `across-${run}`, sharedStaticData: shared };
 	return [
