@@ -103,7 +103,8 @@ async function handle(context: IWebhookFunctions, response: Answerable): Promise
 
 	const { verdict, first } = await scope.once(key, settings.historySize, async () => {
 		const checked = await checkCallback(context, hint, settings, policies, deadline);
-		return settings.claimAcrossProcesses ? await claimed(context, key, checked, policies, deadline) : checked;
+		// A test call claims nothing: it fires whatever production handled (and production's claims would refuse it).
+		return settings.claimAcrossProcesses && !test ? await claimed(context, key, checked, policies, deadline) : checked;
 	});
 	if (!first) {
 		// Another delivery of this callback ran the check: it emits (or not); this one only answers.
