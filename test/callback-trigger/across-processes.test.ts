@@ -68,7 +68,7 @@ describe('the Callback Trigger on two n8n processes sharing static data', () => 
 		expect(claimWrites()).toEqual([]);
 	});
 
-	it('one callback delivered to both processes at the same moment fires once with the claim; one write per upload', async () => {
+	it('one callback delivered to both processes at the same moment fires once with the claim; each process that checks it writes once, the later write refused', async () => {
 		const [a, b] = await twoProcesses(CLAIM, 'at-once');
 		const ids = await uploads(3);
 		emulator.requests.length = 0;

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'crypto';
+import { randomUUID } from 'crypto';
 import type { IWebhookFunctions } from 'n8n-workflow';
 
 import type { ApiCall } from '../api';
@@ -23,19 +23,12 @@ const PROCESS_ID = randomUUID();
 export type ClaimOutcome = 'ours' | 'theirs' | 'unknown';
 
 export interface ClaimTarget {
-	/** What is claimed, the same in every process: e.g. the workflow, the node and the callback's key. */
+	/** What is claimed, the same in every process (its Idempotency-Key: claimIdempotencyKey): e.g. the workflow, the node and the callback key. */
 	subject: string[];
 	/** The file whose export status carries the claim. */
 	fileId: string;
 	/** Shown in the file's export messages (what claimed it). */
 	label: string;
-}
-
-/** The Idempotency-Key of a claim: a version-4 UUID from the n8n instance and the subject. */
-function claimKey(context: IWebhookFunctions, subject: string[]): string {
-	const hex = createHash('sha256').update(['document-extraction-claim', context.getInstanceId(), ...subject].join('\u0000')).digest('hex');
-	const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
-	return [hex.slice(0, 8), hex.slice(8, 12), `4${hex.slice(13, 16)}`, `${variant}${hex.slice(17, 20)}`, hex.slice(20, 32)].join('-');
 }
 
 function isKeyReuse(error: unknown): boolean {
@@ -54,7 +47,7 @@ export async function claimAcrossProcesses(
 		integrationExportMessages: [`${target.label}: claimed by n8n process ${PROCESS_ID}`],
 	};
 	try {
-		await claimFile(context, target.fileId, body, claimKey(context, target.subject), call);
+		await claimFile(context, target.fileId, body, target.subject, call);
 		return { outcome: 'ours' };
 	} catch (error) {
 		if (isKeyReuse(error)) return { outcome: 'theirs' };
