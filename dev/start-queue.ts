@@ -7,6 +7,7 @@
  * Options:
  *   --port N            main's port (default 5678, or a free one when taken)
  *   --workers N         number of workers (default 2)
+ *   --webhooks N        number of `n8n webhook` processes, behind a round-robin proxy (default 0)
  *   --concurrency N     executions per worker at once (n8n's default 10)
  *   --binary-data MODE  database (default) or filesystem (one N8N_STORAGE_PATH shared by all)
  *   --fresh             start from empty data (new secrets too)
@@ -31,7 +32,7 @@ const EMULATOR_PORT = 8787;
 
 async function main(): Promise<void> {
 	const started = Date.now();
-	const fromNpm = npmOptionNotes('npm run start:queue', { flags: ['online', 'fresh'], options: ['port', 'workers', 'concurrency', 'binary-data'] });
+	const fromNpm = npmOptionNotes('npm run start:queue', { flags: ['online', 'fresh'], options: ['port', 'workers', 'webhooks', 'concurrency', 'binary-data'] });
 	for (const line of fromNpm.notes) say(line);
 	if (fromNpm.error) {
 		say(fromNpm.error);
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
 			rootDir,
 			runtime,
 			workers,
+			webhookProcesses: Number(option('webhooks') ?? 0),
 			workerConcurrency: option('concurrency') ? Number(option('concurrency')) : undefined,
 			binaryDataMode,
 			port: wantedPort && (await portIsFree(wantedPort)) ? wantedPort : undefined,
@@ -110,6 +112,9 @@ ${readyMessage({
 	extraDetails: [
 		{ label: 'Queue mode', text: 'every execution (also "Execute workflow" in the editor) runs on a worker; main serves the editor, API, webhooks and triggers' },
 		{ label: 'Workers', text: stack.workers.map((worker) => `${worker.name} (health ${worker.instance!.url}/healthz)`).join(', ') },
+		...(stack.webhookProxy
+			? [{ label: 'Webhook processes', text: `${stack.webhookProcesses.map((handle) => `${handle.name} (${handle.instance!.url})`).join(', ')} behind a round-robin proxy at ${stack.webhookProxy.url}: give the service ${stack.webhookProxy.url}/webhook/... URLs (a Callback Trigger's Production URL with the proxy's address)` }]
+			: []),
 		{ label: 'PostgreSQL', text: `127.0.0.1:${postgres.port}, database ${postgres.database}, user ${postgres.user} (password in the secrets file; log ${postgres.logFile})` },
 		{ label: 'Redis', text: `127.0.0.1:${redis.port} only, password required (in the secrets file; log ${redis.logFile})` },
 		{ label: 'Binaries', text: binaryDataMode === 'filesystem' ? `filesystem (N8N_STORAGE_PATH ${path.join(rootDir, 'storage')})` : 'database (in PostgreSQL)' },

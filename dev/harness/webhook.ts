@@ -41,6 +41,7 @@ import { HARNESS_WORKFLOW_ID, createAdditionalData } from './additional-data';
 import { HarnessCredentialsHelper } from './credentials-helper';
 import { fullNodeTypeName } from './registry';
 import type { PackageOptions } from './session';
+import { processPackageDir } from './processes';
 import { openSession } from './session';
 
 /** n8n's default payload limit (N8N_PAYLOAD_SIZE_MAX, 16 MiB): a larger body is refused before the node runs. */
@@ -61,11 +62,28 @@ export interface WebhookTriggerOptions extends PackageOptions {
 	/** n8n's public webhook base (WEBHOOK_URL + "webhook"); default: this server's own address */
 	publicWebhookBase?: string;
 	/**
+	 * The n8n process the trigger runs in (dev/harness/processes.ts): a name loads its own copy of
+	 * the package, so that module state (what a node remembers per process) is that process's.
+	 * Default: the package as loaded for the whole test file (one process).
+	 */
+	process?: string;
+	/**
+	 * The workflow's static data as stored in n8n's database, shared by the triggers (processes)
+	 * given the same object: each call reads `value` when it starts and, if it changed it, replaces
+	 * it when it ends (the last save wins, as in n8n). Default: the trigger's own, from `staticData`.
+	 */
+	sharedStaticData?: SharedStaticData;
+	/**
 	 * 'webhook' (default): the production URL of an active workflow. 'manual': the editor's test URL
 	 * while it listens (n8n's TestWebhooks: the node runs in mode "manual", with the workflow's
 	 * stored static data; n8n 1.x saves what the call changed, as modelled here, 2.41 does not).
 	 */
 	mode?: 'webhook' | 'manual';
+}
+
+/** Static data several triggers (modelled n8n processes) read and save. */
+export interface SharedStaticData {
+	value: IDataObject;
 }
 
 /** One call to the trigger's URL, as the caller saw it and as n8n would go on. */
@@ -203,7 +221,7 @@ function onReceivedBody(responseData: IWebhookDescription['responseData'], resul
 
 /** Activates a webhook trigger (see the file's header); throws what the node's create threw. */
 export async function activateWebhookTrigger(options: WebhookTriggerOptions): Promise<ActiveWebhookTrigger> {
-	const session = await openSession(options);
+	const session = await openSession(options.process === undefined ? options : { ...options, packageDir: await processPackageDir(options.process) });
 	const { credentialsHelper, nodeTypes, mainPackage } = session;
 	const credentials = options.credentials ?? {};
 	credentialsHelper.setCredentials(credentials);
@@ -228,7 +246,7 @@ export async function activateWebhookTrigger(options: WebhookTriggerOptions): Pr
 	if (!description || typeof description.path !== 'string') throw new Error(`${type} has no webhook "default" with a literal path`);
 	const webhookPath = NodeHelpers.getNodeWebhookPath(HARNESS_WORKFLOW_ID, node, description.path.replace(/^\/|\/$/g, ''), false, false);
 
-	let stored: IDataObject = deepCopy(options.staticData ?? {});
+	const store: SharedStaticData = options.sharedStaticData ?? { value: deepCopy(options.staticData ?? {}) };
 	const calls: WebhookCall[] = [];
 	const staticDataKey = `node:${nodeName}`;
 
@@ -246,7 +264,7 @@ export async function activateWebhookTrigger(options: WebhookTriggerOptions): Pr
 			connections: {},
 			active: true,
 			nodeTypes,
-			staticData: { [staticDataKey]: deepCopy(stored) },
+			staticData: { [staticDataKey]: deepCopy(store.value) },
 			settings: { executionOrder: 'v1' },
 		});
 	const additionalDataFor = (extra: Partial<IWorkflowExecuteAdditionalData> = {}): IWorkflowExecuteAdditionalData => ({
@@ -317,7 +335,7 @@ export async function activateWebhookTrigger(options: WebhookTriggerOptions): Pr
 			sendJson(res, 200, result.workflowData ? onReceivedBody(description.responseData, result) : (result.webhookResponse ?? { message: 'Webhook call received' }));
 		}
 		// n8n saves the workflow's static data once the call is answered, if the call changed it.
-		if ((workflow.staticData as IDataObject).__dataChanged === true) stored = deepCopy(workflow.staticData[staticDataKey] as IDataObject);
+		if ((workflow.staticData as IDataObject).__dataChanged === true) store.value = deepCopy(workflow.staticData[staticDataKey] as IDataObject);
 		if (result.workflowData) call.emitted = result.workflowData;
 		return call;
 	};
@@ -371,7 +389,7 @@ export async function activateWebhookTrigger(options: WebhookTriggerOptions): Pr
 		calls,
 		emissions: () => calls.flatMap((call) => (call.emitted && !call.thrown ? [call.emitted] : [])),
 		items: () => calls.flatMap((call) => (call.emitted && !call.thrown ? (call.emitted[0] ?? []) : [])),
-		staticData: () => deepCopy(stored),
+		staticData: () => deepCopy(store.value),
 		async post(body, postOptions = {}) {
 			const text = postOptions.raw ? String(body) : JSON.stringify(body);
 			const id = `post-${++posted}`;

@@ -32,10 +32,11 @@ export interface StartOptions {
 	/** Also copy n8n's output to this stream (it always goes to <userFolder>/n8n.log). */
 	echo?: NodeJS.WritableStream;
 	/**
-	 * `start` (default) or `worker` (queue mode, dev/n8n/queue/): a worker serves only its health
-	 * check, on `port` (QUEUE_HEALTH_CHECK_PORT); readiness is awaited there, no owner or API key.
+	 * `start` (default), `worker` or `webhook` (queue mode, dev/n8n/queue/): a worker serves only its
+	 * health check, on `port` (QUEUE_HEALTH_CHECK_PORT); a webhook process serves production webhooks
+	 * and its health check on `port`. Readiness is awaited there; neither has an owner or API key.
 	 */
-	command?: 'start' | 'worker';
+	command?: 'start' | 'worker' | 'webhook';
 	/** Arguments after the command, e.g. ['--concurrency=10'] for a worker. */
 	args?: string[];
 	/** Let n8n connect to hosts other than this machine (no loopback guard): `npm start -- --online`. */

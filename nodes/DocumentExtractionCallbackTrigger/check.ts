@@ -18,6 +18,14 @@ export interface Emission {
 
 export interface CheckedVerdict extends Verdict {
 	emission?: Emission;
+	/** A file of the upload (its status's first file with a UUID id): where a claim across processes is written. */
+	claimFileId?: string;
+}
+
+function firstFileId(status: UploadStatus): string | undefined {
+	const files = Array.isArray(status.files) ? status.files : [];
+	const file = files.find((entry) => entry !== null && typeof entry === 'object' && isId(entry.fileId, 'uuid'));
+	return file ? String(file.fileId) : undefined;
 }
 
 /** The key under which a callback is handled once: an upload's outcome, or one of its steps. */
@@ -65,7 +73,7 @@ export async function checkCallback(
 	} catch (error) {
 		return failedCheck(context, hint, error);
 	}
-	if (hint.kind === 'step') return stepVerdict(hint, status);
+	if (hint.kind === 'step') return { ...stepVerdict(hint, status), claimFileId: firstFileId(status) };
 	const progress = readUploadStatus(status, false);
 	if (progress.state === 'processing') {
 		return {
@@ -88,6 +96,7 @@ export async function checkCallback(
 		body: { received: true, outcome: 'emitted', items: processed.length + failed.length },
 		handled: true,
 		emission: { processed, failed, steps: [] },
+		claimFileId: firstFileId(status),
 	};
 }
 

@@ -10,6 +10,8 @@ export interface CallbackSettings {
 	includeValues: boolean;
 	/** History Size: uploads (and steps) remembered to recognise a repeated callback. */
 	historySize: number;
+	/** Claim Across n8n Processes: each callback claimed at the API before it fires (nodes/shared/callbacks/claim.ts). */
+	claimAcrossProcesses: boolean;
 }
 
 function isEvent(value: unknown): value is CallbackEvent {
@@ -30,5 +32,5 @@ export function readCallbackSettings(context: IWebhookFunctions): CallbackSettin
 		options.historySize ?? CALLBACK_LIMITS.defaultHistorySize,
 		{ min: 1, max: CALLBACK_LIMITS.maxHistorySize, integer: true },
 	);
-	return { events: new Set(events), includeValues: options.includeValues === true, historySize };
+	return { events: new Set(events), includeValues: options.includeValues === true, historySize, claimAcrossProcesses: options.claimAcrossProcesses === true };
 }

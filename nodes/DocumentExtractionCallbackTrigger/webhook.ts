@@ -11,7 +11,7 @@ import { callbackPolicy } from '../shared/requestPolicy';
 import type { Deadline, RequestPolicy } from '../shared/run';
 import { apiKeysOf, waitClock, withRunScope } from '../shared/run';
 import type { Answerable, CallbackScope } from '../shared/callbacks';
-import { RETRY_LATER, answerCall as answer, readCallback, scopeOf } from '../shared/callbacks';
+import { RETRY_LATER, answerCall as answer, claimAcrossProcesses, readCallback, scopeOf } from '../shared/callbacks';
 import type { CallPolicies, CheckedVerdict, Emission } from './check';
 import { checkCallback, keyOf } from './check';
 import { readHistory, writeHistory } from './history';
@@ -101,7 +101,11 @@ async function handle(context: IWebhookFunctions, response: Answerable): Promise
 		}
 	}
 
-	const { verdict, first } = await scope.once(key, settings.historySize, async () => await checkCallback(context, hint, settings, policies, deadline));
+	const { verdict, first } = await scope.once(key, settings.historySize, async () => {
+		const checked = await checkCallback(context, hint, settings, policies, deadline);
+		// A test call claims nothing: it fires whatever production handled (and production's claims would refuse it).
+		return settings.claimAcrossProcesses && !test ? await claimed(context, key, checked, policies, deadline) : checked;
+	});
 	if (!first) {
 		// Another delivery of this callback ran the check: it emits (or not); this one only answers.
 		if (verdict.emission) answer(response, 200, { received: true, outcome: 'duplicate' });
@@ -121,6 +125,28 @@ async function handle(context: IWebhookFunctions, response: Answerable): Promise
 	};
 	const items = await itemsOf(context, verdict.emission, settings, policies.confirmed, valuesDeadline);
 	return { workflowData: [items], webhookResponse: verdict.body };
+}
+
+/**
+ * Claim Across n8n Processes: a checked callback that would emit is claimed at the service first
+ * (shared/callbacks/claim.ts). Claimed by another process: handled, a duplicate. Not known (the
+ * write failed, or another process's claim is in flight): 503, the service calls again. An upload
+ * without a file to write the claim to fires as without the option (logged).
+ */
+async function claimed(context: IWebhookFunctions, key: string, verdict: CheckedVerdict, policies: CallPolicies, deadline: Deadline): Promise<CheckedVerdict> {
+	if (!verdict.emission) return verdict;
+	const name = `Document Extraction Callback Trigger "${context.getNode().name}"`;
+	if (verdict.claimFileId === undefined) {
+		context.logger.warn(`${name}: callback ${key} could not be claimed across n8n processes (the upload has no file to write the claim to); it fires as without the claim.`);
+		return verdict;
+	}
+	const workflowId = context.getWorkflow().id ?? '';
+	const target = { subject: [workflowId, context.getNode().id, key], fileId: verdict.claimFileId, label: `n8n workflow ${workflowId}, callback ${key}` };
+	const { outcome, reason } = await claimAcrossProcesses(context, target, { policy: policies.confirmed, deadline });
+	if (outcome === 'ours') return verdict;
+	if (outcome === 'theirs') return { status: 200, body: { received: true, outcome: 'duplicate', reason: 'Another n8n process claimed this callback' }, handled: true };
+	context.logger.warn(`${name}: callback ${key} could not be claimed across n8n processes, answered 503 so that the service calls again. Cause: ${reason ?? 'unknown'}`);
+	return { status: RETRY_LATER, body: { received: true, outcome: 'retryLater', reason: 'The trigger could not claim this callback at the service just now' }, handled: false };
 }
 
 /**

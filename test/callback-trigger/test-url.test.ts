@@ -37,6 +37,21 @@ describe("the Callback Trigger's test URL", () => {
 		expect(await production.post(completedBody(uploadId))).toMatchObject({ status: 200, body: { outcome: 'duplicate' } });
 	});
 
+	it('with Claim Across n8n Processes a test call claims nothing and fires for an upload production claimed (on another process)', async () => {
+		const claim = { options: { claimAcrossProcesses: true } };
+		const { uploadId } = await uploadFile(emulator, INVOICE_FILE_NAME, `${invoiceText()}Note: claimed\n`);
+		const production = await activateCallbackTrigger(emulator, claim, { nodeId: 'claimed-test-url', process: 'production' });
+		expect(await production.post(completedBody(uploadId))).toMatchObject({ status: 200, body: { outcome: 'emitted' } });
+		const patches = () => emulator.requests.filter((entry) => entry.host === 'api' && entry.method === 'PATCH').length;
+		const claimsBefore = patches();
+		expect(claimsBefore).toBe(1);
+
+		const test = await activateCallbackTrigger(emulator, claim, { nodeId: 'claimed-test-url', process: 'editor', mode: 'manual', staticData: {} });
+		expect(await test.post(completedBody(uploadId))).toMatchObject({ status: 200, body: { outcome: 'emitted', items: 1 } });
+		expect(await test.post(completedBody(uploadId))).toMatchObject({ status: 200, body: { outcome: 'emitted', items: 1 } });
+		expect(patches()).toBe(claimsBefore);
+	});
+
 	it('a test call is not remembered: production fires for the upload afterwards, and the test URL fires for it again', async () => {
 		const { uploadId } = await uploadFile(emulator, RECEIPT_FILE_NAME, receiptText());
 		const test = await activateCallbackTrigger(emulator, {}, { mode: 'manual' });

@@ -1,7 +1,7 @@
 /**
  * n8n in queue mode, locally: PostgreSQL 17 (postgres.ts), Redis (redis.ts), one `n8n start`
- * (main: editor, REST and public API, webhooks, triggers) and N `n8n worker` processes of the
- * same n8n (dev/n8n/n8n-runtime.ts), the package installed into each one's user folder, the
+ * (main: editor, REST and public API, webhooks, triggers), N `n8n worker` processes and, when
+ * asked, M `n8n webhook` processes behind a round-robin proxy (round-robin.ts), all of the same n8n (dev/n8n/n8n-runtime.ts), the package installed into each one's user folder, the
  * emulator, its credential and the example workflows. Used by `npm run start:queue`, the queue
  * e2e suite (test/queue) and `npm run bench:queue`.
  *
@@ -33,6 +33,7 @@ import { importCredentialsAndWorkflows, prepareUserFolder, type WorkflowJson } f
 import { FORMER_FIXED, SECRETS_FILE, privateDir, sandboxSecrets, settingsFileKey, tightenStateModes, type SandboxSecrets } from '../sandbox-state';
 import { ensurePostgres, startPostgres, type PostgresServer } from './postgres';
 import { ensureRedis, startRedis, type RedisServer } from './redis';
+import { startRoundRobinProxy, type RoundRobinProxy } from './round-robin';
 
 export type BinaryDataMode = 'database' | 'filesystem';
 
@@ -72,6 +73,12 @@ export interface QueueStackOptions {
 	rootDir: string;
 	/** Number of `n8n worker` processes (default 2). */
 	workers?: number;
+	/**
+	 * Number of `n8n webhook` processes (default 0), started after main, with a round-robin proxy in
+	 * front of them (round-robin.ts): the load balancer a production cluster puts before its webhook
+	 * processes. The proxy's URL is `stack.webhookProxy.url`; n8n's public webhook URL stays main's.
+	 */
+	webhookProcesses?: number;
 	/** `--concurrency` of each worker (n8n's default 10). */
 	workerConcurrency?: number;
 	/** 'database' (default, n8n's default in queue mode) or 'filesystem' with one shared N8N_STORAGE_PATH. */
@@ -123,6 +130,10 @@ export interface QueueStack {
 	main: N8nInstance;
 	mainFolder: string;
 	workers: WorkerHandle[];
+	/** The `n8n webhook` processes (options.webhookProcesses), named webhook-1, webhook-2, ... */
+	webhookProcesses: WorkerHandle[];
+	/** The round-robin proxy before the webhook processes, when there are any. */
+	webhookProxy?: RoundRobinProxy;
 	/** The environment every n8n process of this stack has (queueEnv and the stack's own). */
 	envFor(userFolder: string): Record<string, string>;
 	/** CLI bound to main's folder and the cluster's database. */
@@ -195,11 +206,14 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 		const prepared = await prepareUserFolder({ userFolder: mainFolder, runtime, build: options.build ?? true, extraReadableDirs: options.extraReadableDirs, log });
 		const folderEnv = new Map<string, Record<string, string>>([[mainFolder, prepared.env]]);
 		const workers: WorkerHandle[] = [];
-		for (let index = 1; index <= workerCount; index++) {
-			const userFolder = path.join(rootDir, `worker-${index}`);
-			const worker = await prepareUserFolder({ userFolder, runtime, build: false, extraReadableDirs: options.extraReadableDirs });
-			folderEnv.set(userFolder, worker.env);
-			workers.push({ name: `worker-${index}`, userFolder });
+		const webhookProcesses: WorkerHandle[] = [];
+		for (const [kind, count, list] of [['worker', workerCount, workers], ['webhook', options.webhookProcesses ?? 0, webhookProcesses]] as const) {
+			for (let index = 1; index <= count; index++) {
+				const userFolder = path.join(rootDir, `${kind}-${index}`);
+				const folder = await prepareUserFolder({ userFolder, runtime, build: false, extraReadableDirs: options.extraReadableDirs });
+				folderEnv.set(userFolder, folder.env);
+				list.push({ name: `${kind}-${index}`, userFolder });
+			}
 		}
 		const envFor = (userFolder: string) => ({ ...(folderEnv.get(userFolder) ?? prepared.env), ...clusterEnv });
 		for (const folder of folderEnv.keys()) tightenStateModes(folder);
@@ -236,6 +250,20 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 			startN8n({ userFolder: mainFolder, runtime, port, env: envFor(mainFolder), echo: echoFor('main'), owner, online: options.online, formerOwnerPasswords: [FORMER_FIXED.ownerPassword] });
 		let main = await startMain();
 		stoppers.push(() => stack.main.stop());
+		// Webhook processes after main (main has migrated the database); each on its own port.
+		let webhookProxy: RoundRobinProxy | undefined;
+		if (webhookProcesses.length > 0) {
+			log(`starting ${webhookProcesses.length} n8n webhook process${webhookProcesses.length === 1 ? '' : 'es'} and a round-robin proxy before them`);
+			await Promise.all(webhookProcesses.map(async (handle) => {
+				handle.instance = await startN8n({ command: 'webhook', userFolder: handle.userFolder, runtime, env: envFor(handle.userFolder), echo: echoFor(handle.name), online: options.online });
+			}));
+			stoppers.push(async () => {
+				await Promise.all(webhookProcesses.map(async (handle) => await handle.instance?.stop()));
+			});
+			const proxy = await startRoundRobinProxy(webhookProcesses.map((handle) => handle.instance!.url));
+			webhookProxy = proxy;
+			stoppers.push(() => proxy.close());
+		}
 
 		const logsOf = (worker: WorkerHandle) => {
 			try {
@@ -258,6 +286,8 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 			},
 			mainFolder,
 			workers,
+			webhookProcesses,
+			webhookProxy,
 			envFor,
 			cli,
 			async restartMain() {

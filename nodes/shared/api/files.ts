@@ -1,10 +1,10 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { ANSWER_LIMITS } from '../limits';
 import type { ApiContext } from '../run';
 import type { ApprovedUrl } from '../transport';
-import { apiRequest, apiRequestAllItems, approveStorageUrl, listAt, unexpectedResponse } from '../transport';
+import { apiRequest, apiRequestAllItems, apiRequestWithResponse, approveStorageUrl, claimIdempotencyKey, listAt, unexpectedResponse } from '../transport';
 import { ENDPOINTS, pathTo, sendWrite } from './endpoints';
 import type { ApiCall, SortOrder, WriteCall } from './types';
 
@@ -161,6 +161,26 @@ export async function reportExportStatus(
 ): Promise<ExportStatusAnswer> {
 	const path = pathTo(context, ENDPOINTS.reportExportStatus, fileId, { what: 'file ID', source: 'The File parameter' }, policy.itemIndex);
 	return (await sendWrite(context, ENDPOINTS.reportExportStatus, body, policy, path)).body;
+}
+
+/**
+ * PATCH /files/{fileId} as a claim (nodes/shared/callbacks/claim.ts): the export status sent with
+ * the Idempotency-Key of `subject` (claimIdempotencyKey: the same in every n8n process, not the
+ * item's), so that processes claiming the same subject race for it at the API. `replayed`: the API
+ * answered with the stored answer of an earlier request with this key and body
+ * (Idempotent-Replayed). A 422 key reuse is thrown as any error.
+ */
+export async function claimFile(
+	context: IWebhookFunctions,
+	fileId: string,
+	body: ExportStatusReport,
+	subject: string[],
+	{ policy, deadline }: ApiCall,
+): Promise<{ replayed: boolean }> {
+	const path = pathTo(context, ENDPOINTS.reportExportStatus, fileId, { what: 'file ID', source: 'The upload\'s status' }, policy.itemIndex);
+	const idempotencyKey = claimIdempotencyKey(context, subject);
+	const answer = await apiRequestWithResponse(context, { method: ENDPOINTS.reportExportStatus.method, path, body, idempotencyKey, policy, deadline });
+	return { replayed: String(answer.headers['idempotent-replayed'] ?? '').toLowerCase() === 'true' };
 }
 
 /**

@@ -11,3 +11,5 @@ export type { CallbackHint, CallbackNotice, ReadCallback, ReadNotice } from './b
 export { isIntermediate, readCallback, readNotice } from './body';
 export type { Verdict } from './memory';
 export { CallbackScope, scopeOf } from './memory';
+export type { ClaimOutcome, ClaimTarget } from './claim';
+export { claimAcrossProcesses } from './claim';

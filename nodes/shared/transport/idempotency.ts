@@ -84,6 +84,11 @@ export function idempotencyKey(
 		callSite,
 		stableStringify(body ?? null),
 	].join('\u0000');
+	return asUuid(material);
+}
+
+/** SHA-256 of `material`, formatted as a version-4 UUID (the API recommends UUIDv4; at most 255 characters). */
+function asUuid(material: string): string {
 	const hex = createHash('sha256').update(material).digest('hex');
 	const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
 	return [
@@ -93,4 +98,13 @@ export function idempotencyKey(
 		`${variant}${hex.slice(17, 20)}`,
 		hex.slice(20, 32),
 	].join('-');
+}
+
+/**
+ * The Idempotency-Key of a claim across n8n processes (nodes/shared/callbacks/claim.ts): derived
+ * from the n8n instance and what is claimed only, so that every process of one n8n derives the
+ * same key for it, and the API lets the first request with it through.
+ */
+export function claimIdempotencyKey(context: { getInstanceId(): string }, subject: string[]): string {
+	return asUuid(['document-extraction-claim', context.getInstanceId(), ...subject].join('\u0000'));
 }

@@ -26,7 +26,7 @@ export { apiRequestAllItems, listAt } from './pagination';
 export { buildApiError, describeViolation, tooLargeError } from './errors';
 export type { Problem, Violation } from './errors';
 export { redact, scrubError, withoutSecrets } from './secrets';
-export { idempotencyKey } from './idempotency';
+export { claimIdempotencyKey, idempotencyKey } from './idempotency';
 export { isEndedByDeadline } from './retry';
 export type {
 	ApprovedUrl,
