@@ -29,7 +29,7 @@ export { FILE_PAGE_SIZE, createPreviewUrl, deleteFiles, getFile, listAllFiles, l
 export type { MultipartUploadRequest, UploadAnswer, UploadRequest, UploadStatus } from './uploads';
 export { completeMultipartUpload, getUploadStatus, initiateMultipartUpload, requestUpload } from './uploads';
 export type { FieldValue, RerunNotification, RerunOptions, RerunRequest } from './values';
-export { getFormValues, rerunExtraction, updateFormValues } from './values';
+export { getFormValues, rerunExtraction, updateFormValues, updateFormValuesWithKey } from './values';
 export type { FileType, FileTypeApproval } from './fileTypes';
 export { approveFileType, findFileType, listFileTypes, patchSchemaFields } from './fileTypes';
 export type { DirectoryRequest } from './workspace';

@@ -9,9 +9,11 @@
  *
  *   upload.ts    File > Upload: its options, multipart, Wait for Completion, the callback wait
  *   triggers.ts  the trigger (TRIGGER_LIMITS) and the Callback Trigger (CALLBACK_LIMITS)
+ *   review.ts    File > Review Values: its wait, the page's and the submit's bounds
  */
 export { CALLBACK_WAIT_LIMITS, PROCESSING_WAIT_LIMITS, UPLOAD_LIMITS } from './upload';
 export { CALLBACK_LIMITS, TRIGGER_LIMITS } from './triggers';
+export { REVIEW_LIMITS } from './review';
 
 export const WAIT_LIMITS = {
 	/** A 429 is never retried sooner than this, whatever the answer says. */
