@@ -12,7 +12,7 @@ import { nodeProperties } from './actions/node.description';
 import { router } from './actions/router';
 import { callbackWebhook } from './actions/file/upload/callback/webhook';
 import { CALLBACK_WAITING_TOOLTIP, RESUME_WEBHOOKS } from './actions/file/upload/callback/webhooks';
-import { REVIEW_WEBHOOKS } from './actions/file/reviewValuesLink';
+import { withReviewWebhooks } from './actions/file/reviewValuesLink';
 import { reviewWebhook, waitingTooltip } from './actions/file/reviewValuesWebhook';
 import { listSearch, loadOptions, resourceMapping } from './methods';
 import { withRunScope } from '../shared/run';
@@ -47,7 +47,7 @@ export class DocumentExtraction implements INodeType {
 		credentials: [{ name: 'documentExtractionApi', required: true, testedBy: 'documentExtractionApiTest' }],
 		// Upload's resume webhook (Wait Mode "When the Service Calls Back") and Review Values' page
 		// (GET) and submit (POST): restart webhooks only, see RESUME_WEBHOOKS for why they have no webhookMethods.
-		webhooks: [...RESUME_WEBHOOKS, ...REVIEW_WEBHOOKS],
+		webhooks: withReviewWebhooks(RESUME_WEBHOOKS),
 		// The words under the editor's "Waiting for input" during either wait.
 		waitingNodeTooltip: waitingTooltip(CALLBACK_WAITING_TOOLTIP),
 		properties: nodeProperties,

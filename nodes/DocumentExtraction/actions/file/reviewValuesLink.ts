@@ -23,6 +23,11 @@ export const REVIEW_WEBHOOKS: IWebhookDescription[] = [
 	{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: REVIEW_PATH, restartWebhook: true },
 ];
 
+/** The node's restart webhooks: Upload's callback and the review's page and submit (a typed list, as n8n's send-and-wait nodes keep theirs). */
+export function withReviewWebhooks(upload: IWebhookDescription[]): IWebhookDescription[] {
+	return [...upload, ...REVIEW_WEBHOOKS];
+}
+
 /** The execution's resume URL, judged as Upload's callback wait judges it (https, or loopback http with a loopback API). */
 export async function reviewResumeUrl(context: IExecuteFunctions): Promise<URL> {
 	if (context.getNode().type.endsWith('Tool')) {
@@ -42,7 +47,8 @@ export async function reviewSecret(context: IExecuteFunctions | IWebhookFunction
 /** The review page's URL: the resume URL's path + REVIEW_PATH, its query (n8n's token) kept, the secret added. */
 export function reviewUrl(resumeUrl: URL, secret: string): string {
 	const url = new URL(resumeUrl.href);
-	url.pathname = `${url.pathname.replace(/\/+$/, '')}/${REVIEW_PATH}`;
+	const path = url.pathname.endsWith('/') ? url.pathname.slice(0, -1) : url.pathname;
+	url.pathname = `${path}/${REVIEW_PATH}`;
 	url.searchParams.set(REVIEW_QUERY, secret);
 	return url.href;
 }

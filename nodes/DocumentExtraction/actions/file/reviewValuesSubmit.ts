@@ -12,7 +12,7 @@ import type { SchemaField } from '../../../shared/schema';
 import { convertValue, fileFields } from '../../../shared/schema';
 import { messagePage } from './reviewValuesPage';
 import type { ReviewState, Send } from './reviewValuesState';
-import { claimKey, reviewPolicy, setClaim } from './reviewValuesState';
+import { claimKey, claimOf, reviewPolicy, setClaim } from './reviewValuesState';
 
 /**
  * The review's submit (docs/dev/review-values.md): one JSON payload (the page's script sends only
@@ -169,8 +169,8 @@ export async function submitReview(context: IWebhookFunctions, state: ReviewStat
 		setClaim(key, 'sent');
 		send(200, messagePage('Review sent', 'Thank you: the review has been sent. You can close this page.'));
 		return { noWebhookResponse: true, workflowData: [items] };
-	} catch (error) {
-		setClaim(key, undefined);
-		throw error;
+	} finally {
+		// A failure on the way (the API unreachable): the claim is let go, the reviewer can send again.
+		if (claimOf(key) === 'sending') setClaim(key, undefined);
 	}
 }
