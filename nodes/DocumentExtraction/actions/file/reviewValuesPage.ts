@@ -128,12 +128,22 @@ function options(choices: string[], selected: string): string {
 	return `<option value=""${selected === '' ? ' selected' : ''}></option>${listed}${choices.map((choice) => `<option value="${html(choice)}"${choice === selected ? ' selected' : ''}>${html(choice)}</option>`).join('')}`;
 }
 
+/** Whether `text` is a real YYYY-MM-DD date (what a date input keeps). */
+function isCalendarDate(text: string): boolean {
+	if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+	const date = new Date(`${text}T00:00:00Z`);
+	return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+}
+
 /** One input for a scalar (or a table cell): data-field / data-cell is set by the caller. */
 function input(kind: FieldKind, choices: string[], text: string, mark: string, list?: string): string {
 	if (kind === 'boolean') return `<select ${mark}>${options(['true', 'false'], text)}</select>`;
 	if (choices.length && !list) return `<select ${mark}>${options(choices, text)}</select>`;
-	if (kind === 'object' || text.length > 200 || text.includes('\n')) return `<textarea ${mark} rows="3">${html(text)}</textarea>`;
-	const type = kind === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(text) ? 'date' : 'text';
+	// A line break cannot be kept in an <input>'s value: such text goes to a <textarea>, after the
+	// one line break the HTML parser drops at its start (a value's own first line break stays).
+	if (kind === 'object' || text.length > 200 || /[\n\r]/.test(text)) return `<textarea ${mark} rows="3">\n${html(text)}</textarea>`;
+	// A date input shows (and sends) nothing for an invalid date: only a real date goes into one.
+	const type = kind === 'date' && isCalendarDate(text) ? 'date' : 'text';
 	const mode = kind === 'number' ? ' inputmode="decimal"' : '';
 	return `<input type="${type}"${mode} ${mark} value="${html(text)}"${list ? ` list="${list}"` : ''}>`;
 }
