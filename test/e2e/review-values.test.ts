@@ -115,6 +115,7 @@ describe(`File > Review Values in the real n8n ${e2eN8nVersion()} with Chromium`
 		await page.locator('label:has-text("Total Amount") + input').fill('999.5');
 		await page.getByLabel('Approve').check();
 		await page.locator('textarea[data-note]').fill('Vendor and total corrected');
+		await page.evaluate('window.scrollTo(0, 0)');
 		await page.screenshot({ path: path.join(SCREENSHOTS, 'review-page.png'), fullPage: false });
 		await page.getByRole('button', { name: 'Send review' }).click();
 		await page.getByText('the review has been sent').waitFor();
