@@ -83,6 +83,19 @@ describe('File > Review Values', () => {
 		expect(requestsTo(emulator, 'api', 'POST', /\/files\/preview$/)).toHaveLength(1);
 	});
 
+	it('asks a fresh preview link each time the page is opened: an expired one is never shown again', async () => {
+		const { url } = await startReview([file]);
+		const previewOf = (text: string) => /<iframe src="([^"]+)"/.exec(text)?.[1].replace(/&amp;/g, '&') ?? '';
+		const first = previewOf((await open(url)).text);
+		expect(emulator.faults.expirePresignedUrls()).toBeGreaterThan(0);
+		expect((await fetch(first)).status).toBe(403);
+
+		const second = previewOf((await open(url)).text);
+		expect(second).not.toBe(first);
+		expect((await fetch(second)).status).toBe(200);
+		expect(requestsTo(emulator, 'api', 'POST', /\/files\/preview$/)).toHaveLength(2);
+	});
+
 	it('writes only the changed values, resumes with the review, and a second submit writes nothing', async () => {
 		const { executionId, url } = await startReview([file]);
 		const review = {

@@ -148,7 +148,7 @@ export async function submitReview(context: IWebhookFunctions, state: ReviewStat
 		await forEachConcurrently(entries.length, REVIEW_LIMITS.requestConcurrency, async (index) => {
 			const entry = entries[index];
 			if (!entry) {
-				items[index] = { json: state.failed[index] ?? { error: `Item ${index} failed before the review` } };
+				items[index] = { json: state.failed[index] ?? { error: `Item ${index} failed before the review` }, pairedItem: { item: index } };
 				return;
 			}
 			const policy = reviewPolicy(context, index);
@@ -164,6 +164,7 @@ export async function submitReview(context: IWebhookFunctions, state: ReviewStat
 					reviewedAt: at,
 					...(await valuesField(context, entry.fileId, policy, true)),
 				},
+				pairedItem: { item: index },
 			};
 		});
 		setClaim(key, 'sent');
