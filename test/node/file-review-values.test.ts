@@ -4,9 +4,10 @@
  * changed values and resumes with the review, once; a submit naming another file, or a field that
  * changed type since the page was opened, refused by name with nothing written; the wait limit.
  */
-import type { INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { INVOICE_FILE_NAME } from '../../dev/documents';
+import { reviewResumeUrl } from '../../nodes/DocumentExtraction/actions/file/reviewValuesLink';
 import { runNode } from '../../dev/harness';
 import { call } from '../emulator/test-helpers';
 import { NODE, useWaitingWebhooks } from './callback-wait-support';
@@ -166,5 +167,10 @@ describe('File > Review Values', () => {
 		const late = await startReview([file]);
 		const ended = await waiting.resumeAtWaitTill(late.executionId);
 		expect(ended.outputOf(NODE).map((output) => output.json)).toEqual([{ fileId: file.fileId, n: file.fileName }]);
+	});
+
+	it("refuses to run as an AI agent's tool (n8n's generated type ends in Tool): a review waits for a person", async () => {
+		const asTool = { getNode: () => ({ name: 'Review', type: 'n8n-nodes-document-extraction.documentExtractionTool' }) } as unknown as IExecuteFunctions;
+		await expect(reviewResumeUrl(asTool)).rejects.toThrow('A review cannot be used by an AI agent');
 	});
 });
