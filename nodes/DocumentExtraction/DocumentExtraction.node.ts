@@ -12,6 +12,8 @@ import { nodeProperties } from './actions/node.description';
 import { router } from './actions/router';
 import { callbackWebhook } from './actions/file/upload/callback/webhook';
 import { CALLBACK_WAITING_TOOLTIP, RESUME_WEBHOOKS } from './actions/file/upload/callback/webhooks';
+import { withReviewWebhooks } from './actions/file/reviewValuesLink';
+import { reviewWebhook, waitingTooltip } from './actions/file/reviewValuesWebhook';
 import { listSearch, loadOptions, resourceMapping } from './methods';
 import { withRunScope } from '../shared/run';
 import { DEFAULT_NODE_VERSION, NODE_VERSIONS } from '../shared/versions';
@@ -43,11 +45,11 @@ export class DocumentExtraction implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		// testedBy: credentialTest's method (CREDENTIAL_TEST_METHOD), so the credential dialog explains a failure in words.
 		credentials: [{ name: 'documentExtractionApi', required: true, testedBy: 'documentExtractionApiTest' }],
-		// Upload's resume webhook (Wait Mode "When the Service Calls Back"): a restart webhook only,
-		// see RESUME_WEBHOOKS for why it has no webhookMethods.
-		webhooks: RESUME_WEBHOOKS,
-		// The words under the editor's "Waiting for input" during that wait.
-		waitingNodeTooltip: CALLBACK_WAITING_TOOLTIP,
+		// Upload's resume webhook (Wait Mode "When the Service Calls Back") and Review Values' page
+		// (GET) and submit (POST): restart webhooks only, see RESUME_WEBHOOKS for why they have no webhookMethods.
+		webhooks: withReviewWebhooks(RESUME_WEBHOOKS),
+		// The words under the editor's "Waiting for input" during either wait.
+		waitingNodeTooltip: waitingTooltip(CALLBACK_WAITING_TOOLTIP),
 		properties: nodeProperties,
 	};
 
@@ -57,8 +59,9 @@ export class DocumentExtraction implements INodeType {
 		return await withRunScope(this, async () => await router.call(this));
 	}
 
-	/** A callback of the service to an execution that waits in File > Upload. */
+	/** A callback of the service to an execution that waits in File > Upload, or a review page of File > Review Values. */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		if (this.getNodeParameter('operation', 'upload') === 'reviewValues') return await reviewWebhook.call(this);
 		return await callbackWebhook.call(this);
 	}
 }

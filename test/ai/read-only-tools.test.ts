@@ -1,6 +1,6 @@
 /**
  * An agent gets read-only tools (docs/ai-tools.md, Security): every operation of the node is
- * either a read or a write here, every Document Extraction tool in examples/ is a read, and the
+ * a read, a write or one that waits for a person (refused as a tool) here, every Document Extraction tool in examples/ is a read, and the
  * agent example's three tools work with a read-only API key, with which the same credential
  * cannot delete (the service answers 403).
  */
@@ -28,18 +28,25 @@ const WRITES: Record<string, string[]> = {
 	schema: ['updateFields'],
 	directory: ['create'],
 };
+/**
+ * Operations that wait for a person: they refuse to run as a tool (an agent's tool call cannot
+ * pause the execution; docs/ai-tools.md), so they are neither given to an agent nor a risk.
+ */
+const FOR_PEOPLE: Record<string, string[]> = {
+	file: ['reviewValues', 'getReviewLink'],
+};
 const TOOL_TYPE = `${NODE_TYPE}Tool`;
 
 const isRead = (resource: unknown, operation: unknown) => READS[String(resource)]?.includes(String(operation)) ?? false;
 
-test('every operation of the node is classified here as a read or a write', async () => {
+test('every operation of the node is classified here as a read, a write or one for people (never a tool)', async () => {
 	const pkg = await loadPackage();
 	const type = pkg.nodeTypes[NODE_TYPE];
 	const properties = ('nodeVersions' in type ? type.nodeVersions[type.currentVersion] : type).description.properties as INodeProperties[];
 	const operations = properties
 		.filter((property) => property.name === 'operation')
 		.flatMap((property) => (property.displayOptions?.show?.resource ?? []).flatMap((resource) => (property.options ?? []).map((option) => `${String(resource)}.${String((option as { value: unknown }).value)}`)));
-	const classified = [READS, WRITES].flatMap((table) => Object.entries(table).flatMap(([resource, names]) => names.map((name) => `${resource}.${name}`)));
+	const classified = [READS, WRITES, FOR_PEOPLE].flatMap((table) => Object.entries(table).flatMap(([resource, names]) => names.map((name) => `${resource}.${name}`)));
 	expect([...operations].sort()).toEqual([...classified].sort());
 });
 

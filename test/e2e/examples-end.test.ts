@@ -101,6 +101,7 @@ const RUN_HERE = [
 	'report-export-status.json',
 	'trigger-on-processed-files.json',
 	'callback-trigger-on-processed-files.json',
+	'review-values.json',
 ];
 
 test('every example is run to its end here, or (the agent) in test/e2e/ai.test.ts', () => {
@@ -113,6 +114,25 @@ describe('each example ends on the emulator, failing documents included', () => 
 	test('upload-and-extract.json: the sample invoice it carries is uploaded as a PDF, processed, and its values come out', async () => {
 		const result = await runToEnd(example('upload-and-extract.json'));
 		expect(json(result, 'Upload and extract')).toEqual([expect.objectContaining({ fileName: INVOICE_PDF_FILE_NAME, status: 'processed', values: INVOICE_EXPECTED })]);
+	});
+
+	test('review-values.json: the execution waits for the review; an approval with a correction takes the approved path and reports the file booked', async () => {
+		const waiting = await startWaitingWebhooks();
+		try {
+			const parked = await runToEnd(example('review-values.json'), emulator, MAX_NODE_RUNS, waiting);
+			expect(parked.status).toBe('waiting');
+			const [linked] = json(parked, 'Message to the reviewer');
+			expect(String(linked.message)).toContain(String(linked.reviewUrl));
+			const review = { files: [{ fileId: linked.fileId, decision: 'approve', note: 'checked', changes: [{ field: 'Tax', kind: 'number', value: '85' }] }] };
+			const sent = await fetch(String(linked.reviewUrl), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ payload: JSON.stringify(review) }).toString() });
+			expect(sent.status).toBe(200);
+			const result = await waiting.whenEnded(parked.executionId);
+			expect(json(result, 'Review the values')).toEqual([expect.objectContaining({ decision: 'approved', changes: [{ field: 'Tax', before: expect.anything(), after: 85 }] })]);
+			expect(json(result, 'Report it booked')).toEqual([expect.objectContaining({ fileId: linked.fileId, integrationExportStatus: 'completed' })]);
+			expect(json(result, 'Rejected or not reviewed')).toEqual([]);
+		} finally {
+			await waiting.close();
+		}
 	});
 
 	test('upload-and-wait-for-callback.json: the execution waits, the emulator calls back, and both documents come out processed with their values; nothing to pick up', async () => {

@@ -1,5 +1,6 @@
 /**
- * The action node declares webhooks only for Upload's callback wait, and each is a restart
+ * The action node declares webhooks only for Upload's callback wait and Review Values' page
+ * (docs/dev/review-values.md), and each is a restart
  * webhook, which n8n serves while an execution waits and never registers: so it needs no
  * webhookMethods (docs/dev/callback-wait.md, "n8n's restart webhook and the lint rule"). A
  * webhook that an activation registers would need them: this test fails first.
@@ -10,13 +11,15 @@ import { NodeHelpers, Workflow } from 'n8n-workflow';
 import { loadBuiltPackage } from './support';
 
 describe("the action node's webhooks", () => {
-	it('are restart webhooks only (POST, a fixed path, answered by webhook() itself), and the node has webhook() but no webhookMethods', async () => {
+	it('are restart webhooks only (fixed paths, answered by webhook() itself), and the node has webhook() but no webhookMethods', async () => {
 		const loaded = await loadBuiltPackage();
 		const node = loaded.nodeTypes['n8n-nodes-document-extraction.documentExtraction'];
 		const description = 'description' in node ? (node.description as INodeTypeDescription) : undefined;
 
 		expect(description?.webhooks).toEqual([
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'document-extraction-callback', restartWebhook: true },
+			{ name: 'default', httpMethod: 'GET', responseMode: 'onReceived', path: 'document-extraction-review', restartWebhook: true },
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'document-extraction-review', restartWebhook: true },
 		]);
 		expect(description?.webhooks?.every((webhook) => webhook.restartWebhook === true)).toBe(true);
 		expect(typeof (node as { webhook?: unknown }).webhook).toBe('function');
@@ -32,7 +35,7 @@ describe("the action node's webhooks", () => {
  * 1.123.81 and 2.41.1). Evaluated so here, it names what the node waits for and its Wait Timeout.
  */
 describe("the action node's words while it waits", () => {
-	async function tooltipFor(options: INodeParameters): Promise<string> {
+	async function tooltipFor(options: INodeParameters, operation = 'upload'): Promise<string> {
 		const loaded = await loadBuiltPackage();
 		const nodeType = loaded.nodeTypes['n8n-nodes-document-extraction.documentExtraction'];
 		const description = (nodeType as { description: INodeTypeDescription }).description;
@@ -42,7 +45,7 @@ describe("the action node's words while it waits", () => {
 			type: 'n8n-nodes-document-extraction.documentExtraction',
 			typeVersion: 2,
 			position: [0, 0],
-			parameters: { resource: 'file', operation: 'upload', waitForCompletion: true, waitMode: 'callback', options },
+			parameters: { resource: 'file', operation, waitForCompletion: true, waitMode: 'callback', options },
 		};
 		const nodeTypes: INodeTypes = {
 			getByName: () => nodeType,
@@ -59,5 +62,9 @@ describe("the action node's words while it waits", () => {
 			'Waiting for the Document Extraction Service to call back: the execution resumes once every upload has been processed, or after the Wait Timeout (300 s), when the input items come out unchanged. Meanwhile it holds no worker; Executions lists it as Waiting.',
 		);
 		expect(await tooltipFor({ waitTimeout: 3600 })).toContain('after the Wait Timeout (3600 s)');
+	});
+
+	it('in Review Values, say that a person is awaited and what comes out after the Wait Limit', async () => {
+		expect(await tooltipFor({}, 'reviewValues')).toMatch(/^Waiting for a person to send the review .*after the Wait Limit with the input items unchanged/);
 	});
 });

@@ -92,11 +92,20 @@ export async function sendWrite(
 	policy: ItemPolicy,
 	path: string = endpoint.path,
 ): Promise<ApiResponse> {
-	return await apiRequestWithResponse(context, {
-		method: endpoint.method,
-		path,
-		body,
-		idempotencyKey: idempotencyKey(context, policy.itemIndex, endpoint.callSite, body),
-		policy,
-	});
+	return await sendWriteWithKey(context, endpoint, body, policy, path, idempotencyKey(context, policy.itemIndex, endpoint.callSite, body));
+}
+
+/**
+ * A write with an Idempotency-Key its caller made: a webhook call (File > Review Values' submit)
+ * has no execution run to derive one from, so it keys the write by what makes it the same write.
+ */
+export async function sendWriteWithKey(
+	context: ApiContext,
+	endpoint: Endpoint,
+	body: IDataObject,
+	policy: ItemPolicy,
+	path: string,
+	key: string,
+): Promise<ApiResponse> {
+	return await apiRequestWithResponse(context, { method: endpoint.method, path, body, idempotencyKey: key, policy });
 }

@@ -30,7 +30,7 @@ export { FILE_PAGE_SIZE, claimFile, createPreviewUrl, deleteFiles, getFile, list
 export type { MultipartUploadRequest, UploadAnswer, UploadRequest, UploadStatus } from './uploads';
 export { completeMultipartUpload, getUploadStatus, initiateMultipartUpload, requestUpload } from './uploads';
 export type { FieldValue, RerunNotification, RerunOptions, RerunRequest } from './values';
-export { getFormValues, rerunExtraction, updateFormValues } from './values';
+export { getFormValues, rerunExtraction, updateFormValues, updateFormValuesWithKey } from './values';
 export type { FileType, FileTypeApproval } from './fileTypes';
 export { approveFileType, findFileType, listFileTypes, patchSchemaFields } from './fileTypes';
 export type { DirectoryRequest } from './workspace';

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ApiContext } from '../run';
 import { apiRequestAllItems } from '../transport';
-import { ENDPOINTS, pathTo, sendWrite } from './endpoints';
+import { ENDPOINTS, pathTo, sendWrite, sendWriteWithKey } from './endpoints';
 import type { IdSource } from '../ids';
 import type { ApiCall, SuccessAnswer, WriteCall } from './types';
 
@@ -78,9 +78,23 @@ export async function updateFormValues(
 	fields: FieldValue[],
 	{ policy }: WriteCall,
 ): Promise<IDataObject> {
-	const body: IDataObject = { fields: fields.map(({ title, value }) => ({ title, value })) as IDataObject[] };
 	const path = pathTo(context, ENDPOINTS.updateFormValues, fileId, { what: 'file ID', source: 'The File parameter' }, policy.itemIndex);
-	return (await sendWrite(context, ENDPOINTS.updateFormValues, body, policy, path)).body;
+	return (await sendWrite(context, ENDPOINTS.updateFormValues, updateBody(fields), policy, path)).body;
+}
+
+/** The same write from a webhook call (File > Review Values' submit), keyed by its caller (sendWriteWithKey). */
+export async function updateFormValuesWithKey(
+	context: ApiContext,
+	fileId: string,
+	fields: FieldValue[],
+	{ policy, idempotencyKey }: WriteCall & { idempotencyKey: string },
+): Promise<IDataObject> {
+	const path = pathTo(context, ENDPOINTS.updateFormValues, fileId, { what: 'file ID', source: 'A review page' }, policy.itemIndex);
+	return (await sendWriteWithKey(context, ENDPOINTS.updateFormValues, updateBody(fields), policy, path, idempotencyKey)).body;
+}
+
+function updateBody(fields: FieldValue[]): IDataObject {
+	return { fields: fields.map(({ title, value }) => ({ title, value })) as IDataObject[] };
 }
 
 /** The notification a rerun sends on completion, and the entity and action it reports. */

@@ -11,10 +11,12 @@
  *   triggers.ts   the trigger (TRIGGER_LIMITS)
  *   callbacks.ts  both callback paths: the Callback Trigger (CALLBACK_LIMITS, whose Retry-After both
  *                 answer with) and Upload's callback wait (CALLBACK_WAIT_LIMITS)
+ *   review.ts     File > Review Values: its wait, the page's and the submit's bounds
  */
 export { PROCESSING_WAIT_LIMITS, UPLOAD_LIMITS } from './upload';
 export { TRIGGER_LIMITS } from './triggers';
 export { CALLBACK_LIMITS, CALLBACK_WAIT_LIMITS } from './callbacks';
+export { REVIEW_LIMITS } from './review';
 
 export const WAIT_LIMITS = {
 	/** A 429 is never retried sooner than this, whatever the answer says. */

@@ -7,6 +7,8 @@ import * as getUploadStatus from './getUploadStatus.operation';
 import * as getValues from './getValues.operation';
 import * as reportExportStatus from './reportExportStatus.operation';
 import * as rerunExtraction from './rerunExtraction.operation';
+import * as reviewValues from './reviewValues.operation';
+import * as getReviewLink from './reviewValuesLink';
 import * as updateValues from './updateValues/updateValues.operation';
 import * as upload from './upload/upload.operation';
 
@@ -69,6 +71,23 @@ export const resource = defineResource({
 			toolDescription:
 				"Changes extracted values of a document. Needs the file ID (a UUID) and, for each value to change, the field title and the new value. Returns the document's values after the change.",
 			module: updateValues,
+		},
+		{
+			name: 'Review Values',
+			value: 'reviewValues',
+			description: "Wait until a person has checked and corrected the values beside the document, then approve or reject",
+			action: 'Review values of a file',
+			toolDescription:
+				'Not usable by an AI agent: a review waits for a person to open a page and send it. Use Get Values and Update Values instead.',
+			module: reviewValues,
+		},
+		{
+			name: 'Get Review Link',
+			value: 'getReviewLink',
+			description: 'The link of the review page of this execution, for a message before Review Values',
+			action: 'Get the review link',
+			toolDescription: 'Not usable by an AI agent: the link is for a person, and the review waits in a workflow.',
+			module: getReviewLink,
 		},
 		{
 			name: 'Rerun Extraction',

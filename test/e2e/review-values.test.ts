@@ -1,0 +1,164 @@
+/**
+ * File > Review Values in the real n8n 2.41.1 with headless Chromium (docs/dev/review-values.md):
+ * a production execution gets its review link (Get Review Link), waits in Review Values; a person
+ * opens the link, sees the document and its fields, corrects two values and approves; the same
+ * link opened afterwards; a rejection; the Wait Limit passing (n8n's wait tracker, up to 60 s
+ * late). Screenshots into docs/screenshots/ (review-page.png, review-sent.png).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import { INVOICE_FILE_NAME, invoiceText } from '../../dev/documents';
+import { startEmulator, type Emulator } from '../../dev/emulator';
+import type { EditorBrowser } from '../../dev/n8n/browser';
+import { openBrowser } from '../../dev/n8n/browser';
+import { n8nCli } from '../../dev/n8n/n8n-cli';
+import { startN8n, type N8nInstance } from '../../dev/n8n/n8n-launcher';
+import type { ExecutionRecord, PreparedFolder, WorkflowJson } from '../../dev/n8n/n8n-stack';
+import { EMULATOR_CREDENTIAL_ID, EMULATOR_CREDENTIAL_NAME, NODE_TYPE, REPOSITORY_ROOT, executionOutput, importCredentialsAndWorkflows, listExecutions, prepareUserFolder, waitForExecution } from '../../dev/n8n/n8n-stack';
+import { uploadAndGetFile } from '../emulator/test-helpers';
+import { e2eN8nVersion, e2eRuntime, versionEnv, waitFor } from './helpers';
+
+const CREDENTIALS = { documentExtractionApi: { id: EMULATOR_CREDENTIAL_ID, name: EMULATOR_CREDENTIAL_NAME } };
+const LINK = 'Get Review Link';
+const REVIEW = 'Review Values';
+const SCREENSHOTS = path.join(REPOSITORY_ROOT, 'docs', 'screenshots');
+
+function reviewWorkflow(id: string, webhookPath: string, webhookId: string, waitHours: number): WorkflowJson {
+	const nodes: WorkflowJson['nodes'] = [
+		{ id: 'r1', name: 'A file to review', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId, parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} } },
+		{ id: 'r2', name: LINK, type: NODE_TYPE, typeVersion: 2, position: [220, 0], parameters: { resource: 'file', operation: 'getReviewLink' }, credentials: CREDENTIALS },
+		{
+			id: 'r3',
+			name: REVIEW,
+			type: NODE_TYPE,
+			typeVersion: 2,
+			position: [440, 0],
+			parameters: { resource: 'file', operation: 'reviewValues', fileId: { __rl: true, mode: 'id', value: '={{ $json.body.fileId }}' }, waitHours },
+			credentials: CREDENTIALS,
+		},
+	];
+	return {
+		id,
+		name: `e2e: review values (${webhookPath})`,
+		nodes,
+		connections: { 'A file to review': { main: [[{ node: LINK, type: 'main', index: 0 }]] }, [LINK]: { main: [[{ node: REVIEW, type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+const REVIEWED = { id: 'dexReviewE2e0001', path: 'dex-review', webhookId: '2c7b2f4e-7a0c-4a57-9a6e-11b0c0a1e101' };
+const EXPIRES = { id: 'dexReviewE2e0002', path: 'dex-review-expires', webhookId: '2c7b2f4e-7a0c-4a57-9a6e-11b0c0a1e102' };
+
+describe(`File > Review Values in the real n8n ${e2eN8nVersion()} with Chromium`, () => {
+	let prepared: PreparedFolder;
+	let emulator: Emulator;
+	let n8n: N8nInstance;
+	let browser: EditorBrowser;
+
+	beforeAll(async () => {
+		const runtime = await e2eRuntime();
+		prepared = await prepareUserFolder({ build: false, runtime });
+		const env = { ...prepared.env, ...versionEnv(runtime) };
+		emulator = await startEmulator();
+		const workflows = [reviewWorkflow(REVIEWED.id, REVIEWED.path, REVIEWED.webhookId, 72), reviewWorkflow(EXPIRES.id, EXPIRES.path, EXPIRES.webhookId, 0.01)];
+		const cli = n8nCli({ userFolder: prepared.userFolder, env, runtime });
+		await importCredentialsAndWorkflows(cli, emulator, workflows);
+		for (const workflow of workflows) await cli.publishWorkflow(workflow.id!);
+		n8n = await startN8n({ userFolder: prepared.userFolder, runtime: prepared.runtime, env });
+		browser = await openBrowser();
+		await browser.page.setViewportSize({ width: 1280, height: 900 });
+	});
+
+	afterAll(async () => {
+		await browser?.close();
+		await n8n?.stop();
+		await emulator?.close();
+		if (prepared && !process.env.E2E_KEEP) fs.rmSync(prepared.userFolder, { recursive: true, force: true });
+	});
+
+	/** Starts an execution for one file; resolves with its id and review link once it waits. */
+	async function startReview(workflow: { id: string; path: string }, fileId: string): Promise<{ executionId: string; url: string }> {
+		const before = new Set((await listExecutions(n8n, workflow.id)).map((execution) => execution.id));
+		await waitFor(
+			'the webhook to answer',
+			async () => {
+				const response = await fetch(`${n8n.url}/webhook/${workflow.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fileId }) });
+				await response.arrayBuffer();
+				return response.status === 200 ? true : undefined;
+			},
+			60_000,
+			1000,
+		);
+		const execution = await waitFor(
+			'the execution to wait',
+			async () => (await listExecutions(n8n, workflow.id)).find((candidate) => !before.has(candidate.id) && candidate.status === 'waiting'),
+			120_000,
+		);
+		const [linked] = executionOutput(await n8n.publicApi<ExecutionRecord>(`/executions/${execution.id}?includeData=true`), LINK);
+		return { executionId: execution.id, url: String(linked.reviewUrl) };
+	}
+
+	async function seed(): Promise<{ fileId: string }> {
+		return (await uploadAndGetFile(emulator, INVOICE_FILE_NAME, invoiceText(), { fileType: 'text/plain' })) as { fileId: string };
+	}
+
+	test('a person opens the link, sees the document and the fields, corrects two values and approves; the link afterwards; a rejection', async () => {
+		const { fileId } = await seed();
+		const { executionId, url } = await startReview(REVIEWED, fileId);
+		const { page } = browser;
+
+		await page.goto(url);
+		await page.locator('h2', { hasText: INVOICE_FILE_NAME }).waitFor();
+		expect(await page.locator('.doc iframe').count()).toBe(1);
+		await page.locator('label:has-text("Vendor Name") + input').fill('Initech');
+		await page.locator('label:has-text("Total Amount") + input').fill('999.5');
+		await page.getByLabel('Approve').check();
+		await page.locator('textarea[data-note]').fill('Vendor and total corrected');
+		await page.evaluate('window.scrollTo(0, 0)');
+		await page.screenshot({ path: path.join(SCREENSHOTS, 'review-page.png'), fullPage: false });
+		await page.getByRole('button', { name: 'Send review' }).click();
+		await page.getByText('the review has been sent').waitFor();
+		await page.screenshot({ path: path.join(SCREENSHOTS, 'review-sent.png') });
+
+		const ended = await waitForExecution(n8n, executionId);
+		const [item] = executionOutput(ended, REVIEW);
+		expect(item).toMatchObject({
+			fileId,
+			decision: 'approved',
+			note: 'Vendor and total corrected',
+			changes: [
+				{ field: 'Vendor Name', before: 'ACME Supplies Ltd.', after: 'Initech' },
+				{ field: 'Total Amount', after: 999.5 },
+			],
+			values: { 'Vendor Name': 'Initech', 'Total Amount': 999.5, Currency: 'USD' },
+		});
+		expect(emulator.requests.filter((entry) => entry.method === 'PATCH' && entry.path.endsWith('/values'))).toHaveLength(1);
+
+		// A second person opens the same link: n8n itself answers for an ended execution; nothing is written again.
+		const again = await fetch(url);
+		const againText = await again.text();
+		process.stderr.write(`[review e2e] the link after the review: ${again.status} ${againText.slice(0, 200)}\n`);
+		expect(again.status).toBe(409);
+		expect(againText).toContain('finished already');
+		expect(emulator.requests.filter((entry) => entry.method === 'PATCH' && entry.path.endsWith('/values'))).toHaveLength(1);
+
+		const rejected = await startReview(REVIEWED, fileId);
+		await page.goto(rejected.url);
+		await page.getByLabel('Reject').check();
+		await page.getByRole('button', { name: 'Send review' }).click();
+		await page.getByText('the review has been sent').waitFor();
+		const [rejection] = executionOutput(await waitForExecution(n8n, rejected.executionId), REVIEW);
+		expect(rejection).toMatchObject({ fileId, decision: 'rejected', changes: [] });
+	});
+
+	test('past the Wait Limit n8n passes the input items through: no decision', async () => {
+		const { fileId } = await seed();
+		const { executionId } = await startReview(EXPIRES, fileId);
+		const ended = await waitForExecution(n8n, executionId, 240_000);
+		const [item] = executionOutput(ended, REVIEW);
+		expect(item.decision).toBeUndefined();
+		expect((item.body as { fileId?: string }).fileId).toBe(fileId);
+		expect(typeof item.reviewUrl).toBe('string');
+	});
+});
