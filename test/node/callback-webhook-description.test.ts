@@ -68,3 +68,20 @@ describe("the action node's words while it waits", () => {
 		expect(await tooltipFor({}, 'reviewValues')).toMatch(/^Waiting for a person to send the review .*after the Wait Limit with the input items unchanged/);
 	});
 });
+
+/**
+ * Issue 39, section 2: Upload's wait cannot be made safe when two processes take the last
+ * callbacks of one execution at once (docs/queue-mode.md). The node says so where the user sets
+ * Wait Mode up: in the notice shown with "When the Service Calls Back".
+ */
+describe("Upload's callback notice", () => {
+	it('tells a user with several webhook processes to send /webhook-waiting/ to one of them, and why', async () => {
+		const loaded = await loadBuiltPackage();
+		const node = loaded.nodeTypes['n8n-nodes-document-extraction.documentExtraction'];
+		const description = 'description' in node ? (node.description as INodeTypeDescription) : undefined;
+		const notice = description?.properties.find((property) => property.name === 'callbackNotice');
+		expect(notice?.displayOptions?.show).toMatchObject({ waitMode: ['callback'] });
+		expect(notice?.displayName).toContain('send /webhook-waiting/ to one of them');
+		expect(notice?.displayName).toContain('may both resume it');
+	});
+});

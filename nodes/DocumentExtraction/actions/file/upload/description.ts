@@ -49,7 +49,7 @@ const properties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			"The service calls n8n back at the execution's resume URL, which n8n builds from WEBHOOK_URL (N8N_WEBHOOK_URL on n8n 2): set it to n8n's public https:// address on every n8n process, workers included. The items wait together and come out in their order. While they wait, the execution is Waiting (so listed under Executions, holding no worker) and this node's output in the editor says what it waits for. If the Wait Timeout passes first, n8n outputs the input items unchanged; the upload IDs stay at {{ $('this node').context.uploadIds[$itemIndex] }} for Get Upload Status.",
+			"The service calls n8n back at the execution's resume URL, which n8n builds from WEBHOOK_URL (N8N_WEBHOOK_URL on n8n 2): set it to n8n's public https:// address on every n8n process, workers included. The items wait together and come out in their order. While they wait, the execution is Waiting (so listed under Executions, holding no worker) and this node's output in the editor says what it waits for. If the Wait Timeout passes first, n8n outputs the input items unchanged; the upload IDs stay at {{ $('this node').context.uploadIds[$itemIndex] }} for Get Upload Status. Where several n8n processes take webhooks (queue mode with webhook processes), send /webhook-waiting/ to one of them: two processes taking the last callbacks of one execution at the same instant may both resume it (n8n 1.x then runs the rest of the workflow twice).",
 		name: 'callbackNotice',
 		type: 'notice',
 		default: '',
