@@ -14,7 +14,7 @@ export type CallbackEvent = (typeof CALLBACK_EVENTS)[number];
 export const callbackTriggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Copy this node\'s Production URL (above) into the fileAI dashboard as the API key\'s default callback URL, or into the Callback URL option of an Upload. The service only calls https: n8n\'s public address (WEBHOOK_URL) must be https. Every call is checked through the API before anything is emitted. With more than one n8n process taking webhooks (queue mode with webhook processes behind a load balancer), turn on Options > Claim Across n8n Processes: without it, two deliveries of one callback that reach two processes at the same moment both fire.',
+			'Copy this node\'s Production URL (above) into the fileAI dashboard as the API key\'s default callback URL, or into the Callback URL option of an Upload. The service only calls https: n8n\'s public address (WEBHOOK_URL) must be https. Every call is checked through the API before anything is emitted. With more than one n8n process taking webhooks (queue mode with webhook processes behind a load balancer), turn on Options > Claim Across Processes: without it, two deliveries of one callback that reach two processes at the same moment both fire.',
 		name: 'setupNotice',
 		type: 'notice',
 		default: '',
@@ -50,12 +50,12 @@ export const callbackTriggerProperties: INodeProperties[] = [
 	optionsCollection([
 		includeValuesOption,
 		{
-			displayName: 'Claim Across n8n Processes',
+			displayName: 'Claim Across Processes',
 			name: 'claimAcrossProcesses',
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether each callback is claimed at the service before it fires, so that it fires once even when several n8n processes receive its deliveries at the same moment. Costs one write per upload (and per step): the upload\'s first file gets export status "exporting" with the message "… claimed by n8n process <id>", shown in the service\'s file list. Not needed with one process taking webhooks.',
+				'Whether each callback is claimed at the service before it fires, so that it fires once even when several n8n processes receive its deliveries at the same moment. Costs one write per upload (and per step): the upload\'s first file gets export status "exporting" with a message naming the n8n process that claimed it, shown in the service\'s file list. Not needed with one n8n process taking webhooks.',
 		},
 		{
 			displayName: 'History Size',

@@ -10,7 +10,7 @@ export interface CallbackSettings {
 	includeValues: boolean;
 	/** History Size: uploads (and steps) remembered to recognise a repeated callback. */
 	historySize: number;
-	/** Claim Across n8n Processes: each callback claimed at the API before it fires (nodes/shared/callbacks/claim.ts). */
+	/** Claim Across Processes: each callback claimed at the API before it fires (nodes/shared/callbacks/claim.ts). */
 	claimAcrossProcesses: boolean;
 }
 

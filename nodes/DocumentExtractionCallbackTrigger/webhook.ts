@@ -128,7 +128,7 @@ async function handle(context: IWebhookFunctions, response: Answerable): Promise
 }
 
 /**
- * Claim Across n8n Processes: a checked callback that would emit is claimed at the service first
+ * Claim Across Processes: a checked callback that would emit is claimed at the service first
  * (shared/callbacks/claim.ts). Claimed by another process: handled, a duplicate. Not known (the
  * write failed, or another process's claim is in flight): 503, the service calls again. An upload
  * without a file to write the claim to fires as without the option (logged).

@@ -2,7 +2,7 @@
  * Exactly once across n8n processes (issue 39 section 2): two n8n processes (main and an `n8n
  * webhook` process, or two webhook processes) modelled as two copies of the package (their memory
  * apart, dev/harness/processes.ts) serving one workflow's trigger and sharing its static data,
- * saved as n8n saves it: the last save wins. Without Claim Across n8n Processes a key one process
+ * saved as n8n saves it: the last save wins. Without Claim Across Processes a key one process
  * saved can be overwritten by the other's save and a repeat then fires again; with it, the
  * service's Idempotency-Key decides which process fires.
  */

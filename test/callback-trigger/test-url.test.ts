@@ -37,7 +37,7 @@ describe("the Callback Trigger's test URL", () => {
 		expect(await production.post(completedBody(uploadId))).toMatchObject({ status: 200, body: { outcome: 'duplicate' } });
 	});
 
-	it('with Claim Across n8n Processes a test call claims nothing and fires for an upload production claimed (on another process)', async () => {
+	it('with Claim Across Processes a test call claims nothing and fires for an upload production claimed (on another process)', async () => {
 		const claim = { options: { claimAcrossProcesses: true } };
 		const { uploadId } = await uploadFile(emulator, INVOICE_FILE_NAME, `${invoiceText()}Note: claimed\n`);
 		const production = await activateCallbackTrigger(emulator, claim, { nodeId: 'claimed-test-url', process: 'production' });

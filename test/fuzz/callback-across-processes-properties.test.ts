@@ -1,5 +1,5 @@
 /**
- * Property: with Claim Across n8n Processes, each upload's callback fires exactly once across
+ * Property: with Claim Across Processes, each upload's callback fires exactly once across
  * three n8n processes that share one workflow's static data (the last save wins, as in n8n), the
  * service delivering in generated waves through the real engine (dev/harness) against the
  * emulator: a wave's deliveries at once (the same callback to several processes, other uploads'
@@ -59,7 +59,7 @@ async function deliver(processes: ActiveWebhookTrigger[], { upload, process }: D
 
 let run = 0;
 
-describe('Claim Across n8n Processes, generated deliveries to three processes', () => {
+describe('Claim Across Processes, generated deliveries to three processes', () => {
 	it(
 		'every upload delivered fires exactly once; every delivery ends answered 200',
 		async () => {

@@ -1,5 +1,5 @@
 /**
- * The Callback Trigger with Claim Across n8n Processes in queue mode: n8n main, one worker and two
+ * The Callback Trigger with Claim Across Processes in queue mode: n8n main, one worker and two
  * `n8n webhook` processes behind a round-robin proxy (dev/n8n/queue/round-robin.ts), PostgreSQL
  * and Redis; the emulator's callbacks for every upload go through the proxy (each step to the next
  * webhook process), and each final callback is also delivered by this test at once to both webhook
@@ -23,7 +23,7 @@ const DOCUMENTS = 12;
 /** The service's retries of a delivery answered 503 (it retries 5 times). */
 const RETRIES = 5;
 
-describe(`n8n ${e2eN8nVersion()} queue mode, main + 1 worker + 2 webhook processes behind a round-robin proxy: the Callback Trigger with Claim Across n8n Processes`, () => {
+describe(`n8n ${e2eN8nVersion()} queue mode, main + 1 worker + 2 webhook processes behind a round-robin proxy: the Callback Trigger with Claim Across Processes`, () => {
 	let stack: QueueStack;
 	let rootDir: string;
 
