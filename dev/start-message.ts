@@ -33,6 +33,7 @@ export function provisioningMessage(status: { runtime: Pick<N8nRuntime, 'cacheDi
 export const EXAMPLES_IN_ORDER: readonly string[] = [
 	'upload-and-extract.json',
 	'upload-and-wait-for-callback.json',
+	'review-values.json',
 	'extract-documents-from-disk.json',
 	'query-invoice-totals.json',
 	'report-export-status.json',
