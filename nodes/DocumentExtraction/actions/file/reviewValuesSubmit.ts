@@ -209,6 +209,6 @@ async function reportExports(context: IWebhookFunctions, state: ReviewState, ent
 				error: `The export status of file ${fileId} could not be set to ${status}: ${(error as Error).message}. The review is kept (${kept}); set the status with File > Report Export Status.`,
 			};
 		}
-		for (const index of indices) items[index].json.exportStatus = exportStatus;
+		for (const index of indices) items[index].json.exportStatus = { ...exportStatus };
 	});
 }
