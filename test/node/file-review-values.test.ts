@@ -52,6 +52,13 @@ async function storedValues(fileId: string): Promise<Record<string, unknown>> {
 }
 
 const patches = () => requestsTo(emulator, 'api', 'PATCH', /\/values$/);
+const exportReports = () => requestsTo(emulator, 'api', 'PATCH', /^\/prod\/v1\/files\/[^/]+$/);
+
+async function exportInfoOf(fileId: string) {
+	const reply = await call(emulator, 'GET', '/files', { query: { fileIds: JSON.stringify([fileId]) } });
+	const record = (reply.body.files as Array<Record<string, unknown>>)[0];
+	return { status: record.integrationExportStatus, messages: record.integrationExportMessages };
+}
 
 let file: SeededFile;
 beforeEach(async () => {
@@ -132,6 +139,8 @@ describe('File > Review Values', () => {
 			values: { 'Vendor Name': 'Initech', 'Total Amount': 999.5, Currency: 'EUR' },
 		});
 		expect(typeof output[0].json.reviewedAt).toBe('string');
+		expect(output[0].json.exportStatus).toBeUndefined();
+		expect(exportReports()).toHaveLength(0);
 		expect(await storedValues(file.fileId)).toMatchObject({ 'Vendor Name': 'Initech', 'Total Amount': 999.5, Currency: 'EUR' });
 
 		const again = await submit(url, review);
@@ -167,6 +176,55 @@ describe('File > Review Values', () => {
 		const late = await startReview([file]);
 		const ended = await waiting.resumeAtWaitTill(late.executionId);
 		expect(ended.outputOf(NODE).map((output) => output.json)).toEqual([{ fileId: file.fileId, n: file.fileName }]);
+	});
+
+	it('with Report Export Status, sets each file\'s export status once, after its values are written: approved completed, rejected error with the note', async () => {
+		const other = await seedFile(emulator, 'other.txt');
+		emulator.requests.length = 0;
+		const { executionId, url } = await startReview([file, other, file], { options: { reportExportStatus: true } });
+		const sent = await submit(url, {
+			files: [
+				{ fileId: file.fileId, decision: 'approve', note: '', changes: [{ field: 'Total Amount', kind: 'number', value: '999.5' }] },
+				{ fileId: other.fileId, decision: 'reject', note: 'Not an invoice', changes: [] },
+				{ fileId: file.fileId, decision: 'approve', note: 'Checked twice', changes: [] },
+			],
+		});
+		expect(sent.status).toBe(200);
+		const output = (await waiting.whenEnded(executionId)).outputOf(NODE);
+
+		const reports = exportReports();
+		expect(reports.map((entry) => entry.path).sort()).toEqual([`/prod/v1/files/${file.fileId}`, `/prod/v1/files/${other.fileId}`].sort());
+		const valuesWrite = patches().find((entry) => entry.path.includes(file.fileId));
+		const fileReport = reports.find((entry) => entry.path.endsWith(file.fileId));
+		expect(valuesWrite && fileReport && valuesWrite.sequence < fileReport.sequence).toBe(true);
+		expect(await exportInfoOf(file.fileId)).toEqual({ status: 'completed', messages: ['Checked twice'] });
+		expect(await exportInfoOf(other.fileId)).toEqual({ status: 'error', messages: ['Not an invoice'] });
+		expect(output.map((item) => item.json.exportStatus)).toEqual([
+			expect.objectContaining({ reported: true, status: 'completed', messages: ['Checked twice'] }),
+			expect.objectContaining({ reported: true, status: 'error', messages: ['Not an invoice'] }),
+			expect.objectContaining({ reported: true, status: 'completed' }),
+		]);
+		expect(await storedValues(file.fileId)).toMatchObject({ 'Total Amount': 999.5 });
+	});
+
+	it('a failed export report keeps the review: the values written, the decision out, the item naming the file and what to do', async () => {
+		const { executionId, url } = await startReview([file], { options: { reportExportStatus: true } });
+		emulator.faults.failNext({ method: 'PATCH', path: /^\/prod\/v1\/files\/[^/]+$/, status: 400, detail: 'Export status locked' });
+		const sent = await submit(url, {
+			files: [{ fileId: file.fileId, decision: 'approve', note: 'ok', changes: [{ field: 'Vendor Name', kind: 'string', value: 'Initech' }] }],
+		});
+		expect(sent.status).toBe(200);
+		const [item] = (await waiting.whenEnded(executionId)).outputOf(NODE);
+
+		expect(item.json).toMatchObject({ fileId: file.fileId, decision: 'approved', changes: [{ field: 'Vendor Name', after: 'Initech' }] });
+		expect(item.json.exportStatus).toMatchObject({ reported: false, status: 'completed' });
+		const error = String((item.json.exportStatus as { error?: string }).error);
+		expect(error).toContain(file.fileId);
+		expect(error).toContain('1 changed value(s) were written');
+		expect(error).toContain('File > Report Export Status');
+		expect(exportReports()).toHaveLength(1);
+		expect(await storedValues(file.fileId)).toMatchObject({ 'Vendor Name': 'Initech' });
+		expect((await exportInfoOf(file.fileId)).status).toBeNull();
 	});
 
 	it("refuses to run as an AI agent's tool (n8n's generated type ends in Tool): a review waits for a person", async () => {

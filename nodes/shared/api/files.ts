@@ -5,7 +5,7 @@ import { ANSWER_LIMITS } from '../limits';
 import type { ApiContext } from '../run';
 import type { ApprovedUrl } from '../transport';
 import { apiRequest, apiRequestAllItems, apiRequestWithResponse, approveStorageUrl, claimIdempotencyKey, listAt, unexpectedResponse } from '../transport';
-import { ENDPOINTS, pathTo, sendWrite } from './endpoints';
+import { ENDPOINTS, pathTo, sendWrite, sendWriteWithKey } from './endpoints';
 import type { ApiCall, SortOrder, WriteCall } from './types';
 
 /** A file (docs/dev/api-contract.md#list-files). `fileId` is checked to be text; the rest is as the service answered. */
@@ -161,6 +161,17 @@ export async function reportExportStatus(
 ): Promise<ExportStatusAnswer> {
 	const path = pathTo(context, ENDPOINTS.reportExportStatus, fileId, { what: 'file ID', source: 'The File parameter' }, policy.itemIndex);
 	return (await sendWrite(context, ENDPOINTS.reportExportStatus, body, policy, path)).body;
+}
+
+/** The same report from a webhook call (File > Review Values' submit), keyed by its caller (sendWriteWithKey). */
+export async function reportExportStatusWithKey(
+	context: ApiContext,
+	fileId: string,
+	body: ExportStatusReport,
+	{ policy, idempotencyKey }: WriteCall & { idempotencyKey: string },
+): Promise<ExportStatusAnswer> {
+	const path = pathTo(context, ENDPOINTS.reportExportStatus, fileId, { what: 'file ID', source: 'A review page' }, policy.itemIndex);
+	return (await sendWriteWithKey(context, ENDPOINTS.reportExportStatus, body, policy, path, idempotencyKey)).body;
 }
 
 /**

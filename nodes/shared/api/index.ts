@@ -26,7 +26,7 @@ export { ID_FORMS, isId, requireServiceId } from '../ids';
 export type { ApiCall } from './types';
 export { withoutField } from './types';
 export type { DeleteFilesAnswer, ExportStatus, ExportStatusReport, FileListQuery, FilePage, FileRecord } from './files';
-export { FILE_PAGE_SIZE, claimFile, createPreviewUrl, deleteFiles, getFile, listAllFiles, listFiles, reportExportStatus } from './files';
+export { FILE_PAGE_SIZE, claimFile, createPreviewUrl, deleteFiles, getFile, listAllFiles, listFiles, reportExportStatus, reportExportStatusWithKey } from './files';
 export type { MultipartUploadRequest, UploadAnswer, UploadRequest, UploadStatus } from './uploads';
 export { completeMultipartUpload, getUploadStatus, initiateMultipartUpload, requestUpload } from './uploads';
 export type { FieldValue, RerunNotification, RerunOptions, RerunRequest } from './values';

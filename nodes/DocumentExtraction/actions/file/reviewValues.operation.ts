@@ -47,6 +47,23 @@ const properties: INodeProperties[] = [
 		default: false,
 		description: 'Whether the page shows (and lets the reviewer correct) the fields the file type marks as hidden',
 	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Report Export Status',
+				name: 'reportExportStatus',
+				type: 'boolean',
+				default: false,
+				description:
+					"Whether the review also sets each file's export status in the service once its values are written: approved as Completed, rejected as Error, with the reviewer's note as its message",
+			},
+		],
+	},
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['file'], operation: ['reviewValues'] } }, properties);
@@ -89,6 +106,7 @@ async function finishReviewRun(this: IExecuteFunctions, outputs: INodeExecutionD
 		secret: run.secret,
 		deadline,
 		includeHidden: requireBoolean(this, 0, 'Include Hidden Fields', this.getNodeParameter('includeHidden', 0, false)),
+		reportExport: requireBoolean(this, 0, 'Report Export Status', (this.getNodeParameter('options', 0, {}) as IDataObject).reportExportStatus ?? false),
 		files: outputs.map((output, index) => (output[0]?.json?.status === 'waiting for review' ? (run.files[index] ?? null) : null)),
 		failed: outputs.map((output) => (output[0]?.json?.status === 'waiting for review' ? null : ((output[0]?.json ?? {}) as IDataObject))),
 	};

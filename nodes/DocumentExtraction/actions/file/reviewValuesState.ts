@@ -16,6 +16,8 @@ export interface ReviewState {
 	secret: string;
 	deadline: number;
 	includeHidden: boolean;
+	/** Options > Report Export Status: each file's export status set after its values are written (absent in a state written before the option). */
+	reportExport?: boolean;
 	/** By item: the file reviewed, or null for an item that failed before the wait. */
 	files: Array<string | null>;
 	/** By item: the error item of an item that failed before the wait (Continue On Fail). */

@@ -1,8 +1,8 @@
 import { createHash } from 'crypto';
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import type { FieldValue } from '../../../shared/api';
-import { updateFormValuesWithKey } from '../../../shared/api';
+import type { ExportStatusReport, FieldValue } from '../../../shared/api';
+import { reportExportStatusWithKey, updateFormValuesWithKey } from '../../../shared/api';
 import { forEachConcurrently } from '../../../shared/concurrency';
 import { REVIEW_LIMITS } from '../../../shared/limits';
 import { valuesField } from '../../../shared/output/values';
@@ -115,8 +115,9 @@ function planChange(change: Change, live: Map<string, SchemaField>, state: Revie
 	return { ok: true, value: { title: field.title, value: converted.value, before: field.current ?? null } };
 }
 
-function keyOf(state: ReviewState, index: number, fields: FieldValue[]): string {
-	return createHash('sha256').update(JSON.stringify([state.secret, index, fields])).digest('hex').replace(/^(.{8})(.{4})(.{3})(.{3})(.{12}).*$/, '$1-$2-4$3-8$4-$5');
+/** The Idempotency-Key of one write of the review: its run's secret, the item, what is written (the same on a repeated submit). */
+function keyOf(state: ReviewState, index: number, written: FieldValue[] | ExportStatusReport): string {
+	return createHash('sha256').update(JSON.stringify([state.secret, index, written])).digest('hex').replace(/^(.{8})(.{4})(.{3})(.{3})(.{12}).*$/, '$1-$2-4$3-8$4-$5');
 }
 
 export async function submitReview(context: IWebhookFunctions, state: ReviewState, send: Send): Promise<IWebhookResponseData> {
@@ -167,6 +168,7 @@ export async function submitReview(context: IWebhookFunctions, state: ReviewStat
 				pairedItem: { item: index },
 			};
 		});
+		if (state.reportExport) await reportExports(context, state, entries, items);
 		setClaim(key, 'sent');
 		send(200, messagePage('Review sent', 'Thank you: the review has been sent. You can close this page.'));
 		return { noWebhookResponse: true, workflowData: [items] };
@@ -174,4 +176,39 @@ export async function submitReview(context: IWebhookFunctions, state: ReviewStat
 		// A failure on the way (the API unreachable): the claim is let go, the reviewer can send again.
 		if (claimOf(key) === 'sending') setClaim(key, undefined);
 	}
+}
+
+/**
+ * Options > Report Export Status, once every value of the review is written: once per file
+ * (approved: completed; rejected by any of its items: error; the notes as messages), keyed like
+ * the values. A report that fails does not undo the review: its items say what was written and
+ * what failed, and the execution resumes with the decisions.
+ */
+async function reportExports(context: IWebhookFunctions, state: ReviewState, entries: Array<Entry | null>, items: INodeExecutionData[]): Promise<void> {
+	const byFile = new Map<string, number[]>();
+	for (const [index, entry] of entries.entries()) if (entry) byFile.set(entry.fileId, [...(byFile.get(entry.fileId) ?? []), index]);
+	const files = [...byFile.entries()];
+	await forEachConcurrently(files.length, REVIEW_LIMITS.requestConcurrency, async (n) => {
+		const [fileId, indices] = files[n];
+		const own = indices.map((index) => entries[index] as Entry);
+		const status = own.some((entry) => entry.decision === 'reject') ? 'error' : 'completed';
+		const messages = [...new Set(own.map((entry) => entry.note.trim()).filter((note) => note !== ''))];
+		const body: ExportStatusReport = { integrationExportStatus: status, ...(messages.length ? { integrationExportMessages: messages } : {}) };
+		let exportStatus: IDataObject;
+		try {
+			const answer = await reportExportStatusWithKey(context, fileId, body, { policy: reviewPolicy(context, indices[0]), idempotencyKey: keyOf(state, indices[0], body) });
+			const info = answer.exportInfo ?? {};
+			exportStatus = { reported: true, status: info.integrationExportStatus ?? status, messages, updatedAt: info.integrationExportUpdatedAt ?? null };
+		} catch (error) {
+			const written = indices.reduce((sum, index) => sum + ((items[index].json.changes as unknown[] | undefined)?.length ?? 0), 0);
+			const kept = own.some((entry) => entry.decision === 'approve') ? `its ${written} changed value(s) were written` : 'nothing was written';
+			exportStatus = {
+				reported: false,
+				status,
+				messages,
+				error: `The export status of file ${fileId} could not be set to ${status}: ${(error as Error).message}. The review is kept (${kept}); set the status with File > Report Export Status.`,
+			};
+		}
+		for (const index of indices) items[index].json.exportStatus = { ...exportStatus };
+	});
 }
