@@ -1,5 +1,5 @@
 /**
- * File > Review Values in the real n8n 2.41.1 with headless Chromium (docs/dev/review-values.md):
+ * File > Review Values in the real n8n (2.41.1, or N8N_E2E_VERSION, e.g. 1.123.81) with headless Chromium (docs/dev/review-values.md):
  * a production execution gets its review link (Get Review Link), waits in Review Values; a person
  * opens the link, sees the document and its fields, corrects two values and approves; the same
  * link opened afterwards; a rejection; the Wait Limit passing (n8n's wait tracker, up to 60 s
@@ -15,7 +15,7 @@ import { openBrowser } from '../../dev/n8n/browser';
 import { n8nCli } from '../../dev/n8n/n8n-cli';
 import { startN8n, type N8nInstance } from '../../dev/n8n/n8n-launcher';
 import type { ExecutionRecord, PreparedFolder, WorkflowJson } from '../../dev/n8n/n8n-stack';
-import { EMULATOR_CREDENTIAL_ID, EMULATOR_CREDENTIAL_NAME, NODE_TYPE, REPOSITORY_ROOT, executionOutput, importCredentialsAndWorkflows, listExecutions, prepareUserFolder, waitForExecution } from '../../dev/n8n/n8n-stack';
+import { EMULATOR_CREDENTIAL_ID, EMULATOR_CREDENTIAL_NAME, NODE_TYPE, REPOSITORY_ROOT, executionOutput, importCredentialsAndWorkflows, prepareUserFolder, waitForExecution } from '../../dev/n8n/n8n-stack';
 import { uploadAndGetFile } from '../emulator/test-helpers';
 import { e2eN8nVersion, e2eRuntime, versionEnv, waitFor } from './helpers';
 
@@ -77,9 +77,22 @@ describe(`File > Review Values in the real n8n ${e2eN8nVersion()} with Chromium`
 		if (prepared && !process.env.E2E_KEEP) fs.rmSync(prepared.userFolder, { recursive: true, force: true });
 	});
 
+	/**
+	 * The workflow's waiting executions, as the editor's Executions list finds them (`/rest/executions`
+	 * with a status filter). Not the public API's list: n8n 1.x keeps a waiting execution among its
+	 * active executions (ActiveExecutions.add keeps an entry whose status is 'waiting', for its
+	 * response), and the public API's GET /executions leaves active executions out unless asked for
+	 * status=running, so on 1.x it never lists one that waits (GET /executions/<id> does).
+	 */
+	async function waitingExecutionIds(workflowId: string): Promise<string[]> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId, status: ['waiting'] }));
+		const page = await n8n.rest<{ results: Array<{ id: string; status: string }> }>(`/executions?filter=${filter}&limit=100`);
+		return page.results.filter((execution) => execution.status === 'waiting').map((execution) => String(execution.id));
+	}
+
 	/** Starts an execution for one file; resolves with its id and review link once it waits. */
 	async function startReview(workflow: { id: string; path: string }, fileId: string): Promise<{ executionId: string; url: string }> {
-		const before = new Set((await listExecutions(n8n, workflow.id)).map((execution) => execution.id));
+		const before = new Set(await waitingExecutionIds(workflow.id));
 		await waitFor(
 			'the webhook to answer',
 			async () => {
@@ -90,13 +103,9 @@ describe(`File > Review Values in the real n8n ${e2eN8nVersion()} with Chromium`
 			60_000,
 			1000,
 		);
-		const execution = await waitFor(
-			'the execution to wait',
-			async () => (await listExecutions(n8n, workflow.id)).find((candidate) => !before.has(candidate.id) && candidate.status === 'waiting'),
-			120_000,
-		);
-		const [linked] = executionOutput(await n8n.publicApi<ExecutionRecord>(`/executions/${execution.id}?includeData=true`), LINK);
-		return { executionId: execution.id, url: String(linked.reviewUrl) };
+		const executionId = await waitFor('the execution to wait', async () => (await waitingExecutionIds(workflow.id)).find((id) => !before.has(id)), 120_000);
+		const [linked] = executionOutput(await n8n.publicApi<ExecutionRecord>(`/executions/${executionId}?includeData=true`), LINK);
+		return { executionId, url: String(linked.reviewUrl) };
 	}
 
 	async function seed(): Promise<{ fileId: string }> {
