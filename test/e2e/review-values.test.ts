@@ -152,11 +152,28 @@ describe(`File > Review Values in the real n8n ${e2eN8nVersion()} with Chromium`
 		expect(againText).toContain('finished already');
 		expect(emulator.requests.filter((entry) => entry.method === 'PATCH' && entry.path.endsWith('/values'))).toHaveLength(1);
 
+		// The rejection is sent from a phone's screen: the document and the fields stack, nothing is
+		// wider than the screen, and the controls are reachable.
 		const rejected = await startReview(REVIEWED, fileId);
-		await page.goto(rejected.url);
-		await page.getByLabel('Reject').check();
-		await page.getByRole('button', { name: 'Send review' }).click();
-		await page.getByText('the review has been sent').waitFor();
+		await page.setViewportSize({ width: 390, height: 844 });
+		try {
+			await page.goto(rejected.url);
+			await page.locator('h2', { hasText: INVOICE_FILE_NAME }).waitFor();
+			const layout = (await page.evaluate(`(() => {
+				const doc = document.querySelector('.doc').getBoundingClientRect();
+				const fields = document.querySelector('.fields').getBoundingClientRect();
+				return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, fieldsBelowDocument: fields.top >= doc.bottom, fieldsWidth: fields.width };
+			})()`)) as { scrollWidth: number; innerWidth: number; fieldsBelowDocument: boolean; fieldsWidth: number };
+			process.stderr.write(`[review e2e] on a 390 px wide screen: ${JSON.stringify(layout)}\n`);
+			expect(layout.scrollWidth).toBeLessThanOrEqual(layout.innerWidth);
+			expect(layout.fieldsBelowDocument).toBe(true);
+			await page.screenshot({ path: path.join(SCREENSHOTS, 'review-page-phone.png') });
+			await page.getByLabel('Reject').check();
+			await page.getByRole('button', { name: 'Send review' }).click();
+			await page.getByText('the review has been sent').waitFor();
+		} finally {
+			await page.setViewportSize({ width: 1280, height: 900 });
+		}
 		const [rejection] = executionOutput(await waitForExecution(n8n, rejected.executionId), REVIEW);
 		expect(rejection).toMatchObject({ fileId, decision: 'rejected', changes: [] });
 	});

@@ -82,7 +82,7 @@ document.getElementById('dex-payload').value=JSON.stringify(out);});})();`;
 const STYLE = `body{font:16px/1.4 system-ui,sans-serif;margin:0;color:#222;background:#f6f6f8}
 main{max-width:1400px;margin:auto;padding:12px}h1{font-size:1.3em}section.file{background:#fff;border:1px solid #ddd;border-radius:8px;margin:12px 0;padding:12px}
 .cols{display:flex;flex-wrap:wrap;gap:16px}.doc{flex:1 1 420px;min-height:60vh}.doc iframe,.doc img{width:100%;height:75vh;border:1px solid #ccc;object-fit:contain}
-.fields{flex:1 1 380px}label{display:block;font-weight:600;margin-top:10px}.kind{font-weight:400;color:#777;font-size:.85em}
+.fields{flex:1 1 380px}.doc,.fields{min-width:0}h2{overflow-wrap:anywhere}label{display:block;font-weight:600;margin-top:10px}.kind{font-weight:400;color:#777;font-size:.85em}
 input,select,textarea{font:inherit;font-weight:400;width:100%;box-sizing:border-box;padding:6px}table{border-collapse:collapse;width:100%}td,th{border:1px solid #ddd;padding:2px}
 .ro{padding:6px;background:#f0f0f0;white-space:pre-wrap;word-break:break-word}.decision{display:flex;gap:12px;margin-top:14px}.decision label{font-weight:600}
 .decision input{width:auto}button{font:inherit;padding:10px 18px;margin-top:12px}.problem{color:#a00}.wrap{overflow-x:auto}`;
