@@ -17,7 +17,10 @@
  *    then 2; then regular mode (one `n8n start`, SQLite, polling) at N8N_CONCURRENCY_PRODUCTION_LIMIT
  *    = the same concurrency and unlimited (n8n's default). While a burst runs, the executions n8n
  *    lists as running (each holds a worker slot or waits for one) and as waiting (none) are counted
- *    every second. `--quick`: 1 worker only, no regular mode, no memory.
+ *    every second. `--quick`: 1 worker only, no regular mode, no memory. `--costs-only`: section 2
+ *    only. `--expression-engine legacy|vm`: N8N_EXPRESSION_ENGINE for every n8n process (n8n
+ *    2.41's default is vm: expressions run in an isolated-vm isolate, taken for each call to a
+ *    waiting execution).
  * 2. CPU of n8n's main (and PostgreSQL) per call to a resume URL, on the idle stack before the
  *    bursts (bench/queue/call-cost.ts): `--cost-calls` calls of each kind (default 200; 0 leaves it
  *    out) to `--cost-executions` waiting executions (default 20).
@@ -63,6 +66,13 @@ const LONG_CALLBACK_DOCS = option('long-callback-docs', 300);
 const COST_CALLS = option('cost-calls', 200);
 const COST_EXECUTIONS = option('cost-executions', 20);
 const QUICK = process.argv.includes('--quick');
+/** Only the CPU per call (section 2), then stop. */
+const COSTS_ONLY = process.argv.includes('--costs-only');
+/** n8n 2.x's expression engine for every process (N8N_EXPRESSION_ENGINE: vm, n8n's default, or legacy); unset: n8n's default. */
+const EXPRESSION_ENGINE = (() => {
+	const index = process.argv.indexOf('--expression-engine');
+	return index >= 0 ? process.argv[index + 1] : undefined;
+})();
 const BENCH_PATH = 'dex-queue-bench';
 const CALLBACK_PATH = 'dex-queue-bench-callback';
 
@@ -172,7 +182,7 @@ function printTables(bursts: Burst[], costs: CallCost[]): void {
 /** Printed as soon as measured too (the bursts after them can fail), and again with the bursts. */
 function printCallCosts(costs: CallCost[]): void {
 	const out = (text: string) => process.stdout.write(text);
-	out(`\nCPU per call to a resume URL, n8n main on the idle stack (1 worker), calls one at a time; idle CPU over the same time subtracted; load average (1 min) ${os.loadavg()[0].toFixed(1)}\n\n| call | calls | n8n's answers | wall ms per call | main CPU ms per call | PostgreSQL CPU ms per call |\n|---|---|---|---|---|---|\n`);
+	out(`\nCPU per call to a resume URL, n8n main on the idle stack (1 worker), calls one at a time; idle CPU over the same time subtracted; load average (1 min) ${os.loadavg()[0].toFixed(1)}; expression engine ${EXPRESSION_ENGINE ?? "n8n's default"}\n\n| call | calls | n8n's answers | wall ms per call | main CPU ms per call | PostgreSQL CPU ms per call |\n|---|---|---|---|---|---|\n`);
 	for (const cost of costs) out(`| ${cost.label} | ${cost.calls} | ${cost.answers} | ${cost.wallMsPerCall.toFixed(1)} | ${cost.mainCpuMsPerCall.toFixed(1)} | ${cost.postgresCpuMsPerCall.toFixed(1)} |\n`);
 }
 
@@ -182,7 +192,7 @@ async function main(): Promise<void> {
 	const filesDir = path.join(runtime.cacheDir, 'queue', 'bench-files');
 	fs.mkdirSync(filesDir, { recursive: true });
 	const largeFile = path.join(filesDir, `large-invoice-${LARGE_MIB}mib.txt`);
-	if (!QUICK) {
+	if (!QUICK && !COSTS_ONLY) {
 		log(`writing ${largeFile}`);
 		writeLargeInvoiceFile(largeFile, LARGE_MIB * 1024 * 1024);
 	}
@@ -208,6 +218,7 @@ async function main(): Promise<void> {
 			binaryDataMode: 'filesystem',
 			emulator: { processingDelayMs: DELAY_MS },
 			workflows: () => [BENCH_WEBHOOK, BENCH_CALLBACK, ceiling, hint, large],
+			...(EXPRESSION_ENGINE ? { env: { N8N_EXPRESSION_ENGINE: EXPRESSION_ENGINE } } : {}),
 			publish: [BENCH_WEBHOOK.id!, BENCH_CALLBACK.id!, ceiling.id!, hint.id!],
 			extraReadableDirs: [filesDir],
 			log,
@@ -233,7 +244,7 @@ async function main(): Promise<void> {
 			});
 			printCallCosts(callCosts);
 		}
-		for (const workers of QUICK ? [1] : [1, 2]) {
+		for (const workers of COSTS_ONLY ? [] : QUICK ? [1] : [1, 2]) {
 			if (workers === 2) await q.startWorker(1);
 			for (const processingMs of LONG_DELAY_MS > 0 ? [DELAY_MS, LONG_DELAY_MS] : [DELAY_MS]) {
 				q.emulator.setProcessingDelay(processingMs);
@@ -243,18 +254,20 @@ async function main(): Promise<void> {
 					const label = `queue, ${workers} worker${workers === 1 ? '' : 's'} x ${CONCURRENCY}, ${MODE_NAMES[mode]}`;
 					log(`${label}: ${documents} documents of ${processingMs / 1000} s`);
 					bursts.push(await burst(label, q.main, q.emulator, target(mode, documents, processingMs), { workers, workerLog: q.workerLogs, notifier }));
+					const row = bursts.at(-1)!;
+					log(`${label}: ${row.docsPerMinute.toFixed(0)} documents a minute (${(row.wallMs / 1000).toFixed(1)} s, ${row.failed} failed, load average ${row.loadAverage.toFixed(1)})`);
 				}
 			}
 			q.emulator.setProcessingDelay(DELAY_MS);
 		}
-		if (!QUICK) {
+		if (!QUICK && !COSTS_ONLY) {
 			log(`${LARGE_MIB} MiB upload on a worker`);
 			memoryRows.push(...(await largeUpload('queue', q.main, q.workers.map((worker) => ({ name: worker.name, pid: worker.instance!.pid })), large.id!, (id) => q.workerOfExecution(id))));
 		}
 		await q.stop();
 		queue = undefined;
 
-		for (const limit of QUICK ? [] : [CONCURRENCY, -1]) {
+		for (const limit of QUICK || COSTS_ONLY ? [] : [CONCURRENCY, -1]) {
 			log(`regular mode, N8N_CONCURRENCY_PRODUCTION_LIMIT=${limit}`);
 			regular = await startStack({
 				userFolder: path.join(rootDir, `regular-${limit}`),
@@ -275,8 +288,9 @@ async function main(): Promise<void> {
 			regular = undefined;
 		}
 	} catch (error) {
-		// The processes' logs (n8n.log in each user folder) say why: kept.
+		// The processes' logs (n8n.log in each user folder) say why: kept. What was measured is printed.
 		failed = true;
+		if (bursts.length || callCosts.length) printTables(bursts, callCosts);
 		throw error;
 	} finally {
 		await queue?.stop();

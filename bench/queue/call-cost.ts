@@ -9,6 +9,9 @@
  *   `drop` callback fault; the bench sends what it recorded);
  * - to a waiting execution of n8n's Wait node (bench/queue/ceiling.ts): a step it refuses (403),
  *   then the final call that resumes it;
+ * - to a waiting Upload execution with a wrong resume token (n8n 2.x's `signature`, the same
+ *   length): n8n loads the execution and answers 401 before the node runs, so this row is n8n's
+ *   share of a call (on n8n 1.x, which has no token, the call reaches the node);
  * - for no execution: the resume URL of an execution that does not exist;
  * - to a published webhook that answers without starting an execution (bench/queue/ceiling.ts,
  *   `hintWorkflow`): where a callback could land instead of the waiting execution.
@@ -150,6 +153,17 @@ export async function measureCallCosts(options: CallCostOptions): Promise<CallCo
 	const steps = dropped().filter((delivery) => !isFinal(delivery.payload));
 	const finals = dropped().filter((delivery) => isFinal(delivery.payload));
 	await measure('to a waiting Upload execution: an intermediate step', () => inTurn(steps, (delivery) => postJson(delivery.url, delivery.payload)), () => postJson(steps[0].url, steps[0].payload));
+	const wrongToken = (url: string) => {
+		const parsed = new URL(url);
+		const token = parsed.searchParams.get('signature') ?? '';
+		parsed.searchParams.set('signature', token.replace(/./g, (character) => (character === 'x' ? 'y' : 'x')));
+		return parsed.toString();
+	};
+	await measure(
+		"to a waiting Upload execution with a wrong resume token (n8n answers 401 before the node runs)",
+		() => inTurn(steps, (delivery) => postJson(wrongToken(delivery.url), delivery.payload)),
+		() => postJson(wrongToken(steps[0].url), steps[0].payload),
+	);
 	await measure('to a waiting Upload execution: the final notification (until the execution ended)', async () => {
 		const statuses: number[] = [];
 		for (const delivery of finals) statuses.push(await postJson(delivery.url, delivery.payload));

@@ -55,7 +55,10 @@ export async function executionsLeftOut(n8n: N8nInstance, workflowId: string, si
 }
 
 /** n8n's answers to a webhook POST that mean "send it again": 404 just after activation, 503 while main cannot reach its database. */
-const POST_AGAIN = new Set([404, 503]);
+// 500: n8n 2.41.1's main answered "There was a problem executing the workflow" when its PostgreSQL
+// pool timed out under a burst (measured: "timeout exceeded when trying to connect"); sent again
+// and counted, as a 503 is (at worst one execution more than documents, which a burst reports).
+const POST_AGAIN = new Set([404, 500, 503]);
 /** Documents posted at once. */
 const POST_PARALLEL = 20;
 /** Executions n8n's list left out, by workflow (found one by one instead). */

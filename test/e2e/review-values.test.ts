@@ -14,38 +14,15 @@ import type { EditorBrowser } from '../../dev/n8n/browser';
 import { openBrowser } from '../../dev/n8n/browser';
 import { n8nCli } from '../../dev/n8n/n8n-cli';
 import { startN8n, type N8nInstance } from '../../dev/n8n/n8n-launcher';
-import type { ExecutionRecord, PreparedFolder, WorkflowJson } from '../../dev/n8n/n8n-stack';
-import { EMULATOR_CREDENTIAL_ID, EMULATOR_CREDENTIAL_NAME, NODE_TYPE, REPOSITORY_ROOT, executionOutput, importCredentialsAndWorkflows, prepareUserFolder, waitForExecution } from '../../dev/n8n/n8n-stack';
+import type { ExecutionRecord, PreparedFolder } from '../../dev/n8n/n8n-stack';
+import { REPOSITORY_ROOT, executionOutput, importCredentialsAndWorkflows, prepareUserFolder, waitForExecution } from '../../dev/n8n/n8n-stack';
+import { REVIEW_LINK_NODE, REVIEW_NODE, reviewWorkflow } from '../../dev/n8n/review-workflows';
 import { uploadAndGetFile } from '../emulator/test-helpers';
 import { e2eN8nVersion, e2eRuntime, versionEnv, waitFor } from './helpers';
 
-const CREDENTIALS = { documentExtractionApi: { id: EMULATOR_CREDENTIAL_ID, name: EMULATOR_CREDENTIAL_NAME } };
-const LINK = 'Get Review Link';
-const REVIEW = 'Review Values';
+const LINK = REVIEW_LINK_NODE;
+const REVIEW = REVIEW_NODE;
 const SCREENSHOTS = path.join(REPOSITORY_ROOT, 'docs', 'screenshots');
-
-function reviewWorkflow(id: string, webhookPath: string, webhookId: string, waitHours: number): WorkflowJson {
-	const nodes: WorkflowJson['nodes'] = [
-		{ id: 'r1', name: 'A file to review', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId, parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} } },
-		{ id: 'r2', name: LINK, type: NODE_TYPE, typeVersion: 2, position: [220, 0], parameters: { resource: 'file', operation: 'getReviewLink' }, credentials: CREDENTIALS },
-		{
-			id: 'r3',
-			name: REVIEW,
-			type: NODE_TYPE,
-			typeVersion: 2,
-			position: [440, 0],
-			parameters: { resource: 'file', operation: 'reviewValues', fileId: { __rl: true, mode: 'id', value: '={{ $json.body.fileId }}' }, waitHours },
-			credentials: CREDENTIALS,
-		},
-	];
-	return {
-		id,
-		name: `e2e: review values (${webhookPath})`,
-		nodes,
-		connections: { 'A file to review': { main: [[{ node: LINK, type: 'main', index: 0 }]] }, [LINK]: { main: [[{ node: REVIEW, type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	};
-}
 
 const REVIEWED = { id: 'dexReviewE2e0001', path: 'dex-review', webhookId: '2c7b2f4e-7a0c-4a57-9a6e-11b0c0a1e101' };
 const EXPIRES = { id: 'dexReviewE2e0002', path: 'dex-review-expires', webhookId: '2c7b2f4e-7a0c-4a57-9a6e-11b0c0a1e102' };
@@ -61,7 +38,10 @@ describe(`File > Review Values in the real n8n ${e2eN8nVersion()} with Chromium`
 		prepared = await prepareUserFolder({ build: false, runtime });
 		const env = { ...prepared.env, ...versionEnv(runtime) };
 		emulator = await startEmulator();
-		const workflows = [reviewWorkflow(REVIEWED.id, REVIEWED.path, REVIEWED.webhookId, 72), reviewWorkflow(EXPIRES.id, EXPIRES.path, EXPIRES.webhookId, 0.01)];
+		const workflows = [
+			reviewWorkflow({ id: REVIEWED.id, name: `e2e: review values (${REVIEWED.path})`, webhookPath: REVIEWED.path, webhookId: REVIEWED.webhookId, waitHours: 72, files: 'one' }),
+			reviewWorkflow({ id: EXPIRES.id, name: `e2e: review values (${EXPIRES.path})`, webhookPath: EXPIRES.path, webhookId: EXPIRES.webhookId, waitHours: 0.01, files: 'one' }),
+		];
 		const cli = n8nCli({ userFolder: prepared.userFolder, env, runtime });
 		await importCredentialsAndWorkflows(cli, emulator, workflows);
 		for (const workflow of workflows) await cli.publishWorkflow(workflow.id!);
@@ -112,16 +92,27 @@ describe(`File > Review Values in the real n8n ${e2eN8nVersion()} with Chromium`
 		return (await uploadAndGetFile(emulator, INVOICE_FILE_NAME, invoiceText(), { fileType: 'text/plain' })) as { fileId: string };
 	}
 
-	test('a person opens the link, sees the document and the fields, corrects two values and approves; the link afterwards; a rejection', async () => {
+	test('a person opens the link, sees the document and the fields, corrects two values and a table (a row removed, a row added) and approves; the link afterwards; a stale tab; a rejection', async () => {
 		const { fileId } = await seed();
 		const { executionId, url } = await startReview(REVIEWED, fileId);
 		const { page } = browser;
+
+		// A second tab on the same link, opened before the review is sent: it goes stale.
+		const staleTab = await browser.context.newPage();
+		await staleTab.goto(url);
+		await staleTab.locator('h2', { hasText: INVOICE_FILE_NAME }).waitFor();
 
 		await page.goto(url);
 		await page.locator('h2', { hasText: INVOICE_FILE_NAME }).waitFor();
 		expect(await page.locator('.doc iframe').count()).toBe(1);
 		await page.locator('label:has-text("Vendor Name") + input').fill('Initech');
 		await page.locator('label:has-text("Total Amount") + input').fill('999.5');
+		// The table: the second row removed, a row added.
+		const lineItems = page.locator('label:has-text("Line Items") + div.wrap table');
+		await lineItems.locator('tr[data-row]').nth(1).locator('input[data-remove]').check();
+		await page.getByRole('button', { name: 'Add row' }).click();
+		const added = lineItems.locator('tr[data-new] [data-cell]');
+		for (const [index, cell] of ['Widget B', '2', '25', '50'].entries()) await added.nth(index).fill(cell);
 		await page.getByLabel('Approve').check();
 		await page.locator('textarea[data-note]').fill('Vendor and total corrected');
 		await page.evaluate('window.scrollTo(0, 0)');
@@ -136,12 +127,19 @@ describe(`File > Review Values in the real n8n ${e2eN8nVersion()} with Chromium`
 			fileId,
 			decision: 'approved',
 			note: 'Vendor and total corrected',
-			changes: [
-				{ field: 'Vendor Name', before: 'ACME Supplies Ltd.', after: 'Initech' },
-				{ field: 'Total Amount', after: 999.5 },
-			],
 			values: { 'Vendor Name': 'Initech', 'Total Amount': 999.5, Currency: 'USD' },
 		});
+		const changes = item.changes as Array<{ field: string; before?: unknown; after?: unknown }>;
+		expect(changes.map((change) => change.field).sort()).toEqual(['Line Items', 'Total Amount', 'Vendor Name']);
+		expect(changes.find((change) => change.field === 'Vendor Name')).toMatchObject({ before: 'ACME Supplies Ltd.', after: 'Initech' });
+		expect(changes.find((change) => change.field === 'Total Amount')).toMatchObject({ after: 999.5 });
+		const rowsAfter = [
+			{ Description: 'Widget A', Quantity: 10 },
+			{ Description: 'Widget B', Quantity: 2, 'Unit Price': 25, Amount: 50 },
+		];
+		expect(changes.find((change) => change.field === 'Line Items')).toMatchObject({ after: rowsAfter });
+		expect((changes.find((change) => change.field === 'Line Items')?.before as unknown[]).length).toBe(2);
+		expect((item.values as Record<string, unknown>)['Line Items']).toMatchObject(rowsAfter);
 		expect(emulator.requests.filter((entry) => entry.method === 'PATCH' && entry.path.endsWith('/values'))).toHaveLength(1);
 
 		// A second person opens the same link: n8n itself answers for an ended execution; nothing is written again.
@@ -150,6 +148,15 @@ describe(`File > Review Values in the real n8n ${e2eN8nVersion()} with Chromium`
 		process.stderr.write(`[review e2e] the link after the review: ${again.status} ${againText.slice(0, 200)}\n`);
 		expect(again.status).toBe(409);
 		expect(againText).toContain('finished already');
+		// The stale tab sends its own review: n8n answers 409 for the ended execution, the page says
+		// the review is no longer open, and nothing is written again.
+		await staleTab.locator('label:has-text("Vendor Name") + input').fill('Globex');
+		await staleTab.getByLabel('Reject').check();
+		await staleTab.getByRole('button', { name: 'Send review' }).click();
+		await staleTab.getByRole('heading', { name: 'Review no longer open' }).waitFor();
+		expect(await staleTab.getByText('Nothing was changed by this attempt').count()).toBe(1);
+		expect(await staleTab.locator('form').count()).toBe(0);
+		await staleTab.close();
 		expect(emulator.requests.filter((entry) => entry.method === 'PATCH' && entry.path.endsWith('/values'))).toHaveLength(1);
 
 		// The rejection is sent from a phone's screen: the document and the fields stack, nothing is

@@ -23,7 +23,7 @@ import type { AddressInfo } from 'node:net';
 import * as fc from 'fast-check';
 
 import type { PageField, PageFile } from '../../nodes/DocumentExtraction/actions/file/reviewValuesPage';
-import { pageHeaders, reviewPage, safeUrl } from '../../nodes/DocumentExtraction/actions/file/reviewValuesPage';
+import { SUBMIT_MESSAGES, pageHeaders, reviewPage, safeUrl } from '../../nodes/DocumentExtraction/actions/file/reviewValuesPage';
 import type { EditorBrowser } from '../../dev/n8n/browser';
 import { openBrowser } from '../../dev/n8n/browser';
 import { fuzzParameters, fuzzTimeout } from './runs';
@@ -143,7 +143,7 @@ interface Seen {
 }
 
 const TAGS = 'html head meta title style body main h1 h2 p form section div label span input select option textarea table thead tbody tr th td button template datalist script iframe img';
-const ATTRIBUTES = 'lang charset name content class id method type value required selected rows maxlength inputmode list src alt title aria-label data-field data-cell data-row data-new data-remove data-decision data-note data-add data-body';
+const ATTRIBUTES = 'lang charset name content class id method type value required selected rows maxlength inputmode list src alt title aria-label role hidden data-field data-cell data-row data-new data-remove data-decision data-note data-add data-body';
 
 /** Runs in the page (plain JavaScript: the test project has no DOM types): what the browser made of it. */
 const READ_PAGE = `({ tags, attributes, marker }) => {
@@ -209,6 +209,7 @@ describe('the review page in a browser, with hostile text everywhere', () => {
 				expect(seen.scripts).toBe(2);
 				expect(JSON.parse(seen.data)).toEqual({
 					files: files.map((entry) => ({ fileId: entry.fileId, fields: entry.fields.map((field) => ({ name: field.name, kind: field.kind, columns: field.columns.map((column) => column.name) })) })),
+					...SUBMIT_MESSAGES,
 				});
 				const lf = (value: string) => value.replace(/\r\n?/g, '\n');
 				expect(seen.headings).toEqual(files.map((entry) => lf(entry.fileName || entry.fileId)));

@@ -4,6 +4,7 @@
  * 127.0.0.1), the emulator calls back over HTTP, with the callback faults of
  * dev/emulator/callback-faults.ts, and the execution resumes as n8n resumes it.
  */
+import { WebhookContext } from 'n8n-core';
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { corruptPdf } from '../../dev/documents';
@@ -227,7 +228,7 @@ describe('what a callback cannot do', () => {
 		return { ...run, uploadIds: run.parked.items.map((item) => String(item.json.uploadId)) };
 	}
 
-	it('a wrong secret, an unknown item or a body that is not JSON is refused without an API request; an intermediate step costs nothing', async () => {
+	it('a wrong secret, an unknown item or a body that is not JSON is refused without an API request; an intermediate step costs nothing and reads nothing of the wait', async () => {
 		const { uploadIds, executionId } = await parkedRun();
 		const url = new URL(callbackUrlOf(uploadIds[0]));
 		emulator.requests.length = 0;
@@ -241,7 +242,19 @@ describe('what a callback cannot do', () => {
 		expect(await post(url.href, 'status=completed', 'text/plain')).toMatchObject({ status: 400 });
 		// Text that is not JSON under a JSON content type, with a wrong secret: n8n answers 422 before the node runs (npm run fuzz, seed 20261127).
 		expect(await post(wrongSecret.href, 'not json', 'application/json')).toMatchObject({ status: 422 });
-		expect(await post(url.href, { status: 'waiting', step: 'processing_started', uploadId: uploadIds[0] })).toMatchObject({ status: 200, body: { status: 'noted' } });
+		// An intermediate step is answered before the wait's state is read: no n8n expression (n8n 2.x
+		// evaluates them in its expression isolate, the bulk of what a call costs there), with or
+		// without the right secret. Without the reorder in webhook.ts this spy saw one evaluation.
+		const evaluations = jest.spyOn(WebhookContext.prototype, 'evaluateExpression');
+		try {
+			expect(await post(url.href, { status: 'waiting', step: 'processing_started', uploadId: uploadIds[0] })).toMatchObject({ status: 200, body: { status: 'noted' } });
+			expect(await post(wrongSecret.href, { status: 'waiting', step: 'fraud_detection', uploadId: uploadIds[0] })).toMatchObject({ status: 200, body: { status: 'noted' } });
+			expect(evaluations).not.toHaveBeenCalled();
+			expect(await post(wrongSecret.href, { status: 'completed', step: 'processing_finished', uploadId: uploadIds[0] })).toMatchObject({ status: 401 });
+			expect(evaluations).toHaveBeenCalled();
+		} finally {
+			evaluations.mockRestore();
+		}
 		expect(requestsTo(emulator, 'api')).toEqual([]);
 
 		// A final callback for an upload still processing: one request, then 503; again at once: 503, no request.

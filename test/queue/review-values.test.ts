@@ -12,43 +12,16 @@ import * as path from 'node:path';
 
 import { INVOICE_FILE_NAME, invoiceText } from '../../dev/documents';
 import { untilWaiting } from '../../dev/n8n/callback-workflows';
-import type { ExecutionRecord, WorkflowJson } from '../../dev/n8n/n8n-stack';
-import { NODE_TYPE, executionOutput, listExecutions, waitForExecution } from '../../dev/n8n/n8n-stack';
-import { CREDENTIALS } from '../../dev/n8n/queue/workflows';
+import type { ExecutionRecord } from '../../dev/n8n/n8n-stack';
+import { executionOutput, listExecutions, waitForExecution } from '../../dev/n8n/n8n-stack';
+import { REVIEW_LINK_NODE, REVIEW_NODE, reviewWorkflow } from '../../dev/n8n/review-workflows';
 import { startQueueStack, type QueueStack } from '../../dev/n8n/queue/queue-stack';
 import { uploadAndGetFile } from '../emulator/test-helpers';
 import { e2eN8nVersion, e2eRuntime, versionEnv, waitFor } from '../e2e/helpers';
 
-const LINK = 'Get Review Link';
-const REVIEW = 'Review Values';
+const LINK = REVIEW_LINK_NODE;
+const REVIEW = REVIEW_NODE;
 const WORKFLOW = { id: 'dexQueueReview01', path: 'dex-queue-review', webhookId: '2d8c3a5f-8b1d-4b68-8b7f-22c1d1b2f101' };
-/** Webhook (body `{ files: [{ fileId }, …] }`) → Split Out (one item per file) → Get Review Link → Review Values (Report Export Status on). */
-function reviewWorkflow(): WorkflowJson {
-	return {
-		id: WORKFLOW.id,
-		name: 'queue e2e: a review of two files',
-		nodes: [
-			{ id: 'q1', name: 'Start', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: WORKFLOW.webhookId, parameters: { httpMethod: 'POST', path: WORKFLOW.path, responseMode: 'onReceived', options: {} } },
-			{ id: 'q3', name: 'One item per file', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [440, 0], parameters: { fieldToSplitOut: 'body.files', options: {} } },
-			{ id: 'q4', name: LINK, type: NODE_TYPE, typeVersion: 2, position: [660, 0], parameters: { resource: 'file', operation: 'getReviewLink' }, credentials: CREDENTIALS },
-			{
-				id: 'q5',
-				name: REVIEW,
-				type: NODE_TYPE,
-				typeVersion: 2,
-				position: [880, 0],
-				parameters: { resource: 'file', operation: 'reviewValues', fileId: { __rl: true, mode: 'id', value: '={{ $json.fileId }}' }, waitHours: 72, options: { reportExportStatus: true } },
-				credentials: CREDENTIALS,
-			},
-		],
-		connections: {
-			Start: { main: [[{ node: 'One item per file', type: 'main', index: 0 }]] },
-			'One item per file': { main: [[{ node: LINK, type: 'main', index: 0 }]] },
-			[LINK]: { main: [[{ node: REVIEW, type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-	};
-}
 
 describe(`queue mode, n8n ${e2eN8nVersion()}: File > Review Values`, () => {
 	let stack: QueueStack;
@@ -63,7 +36,7 @@ describe(`queue mode, n8n ${e2eN8nVersion()}: File > Review Values`, () => {
 			runtime,
 			env: versionEnv(runtime),
 			build: false,
-			workflows: () => [reviewWorkflow()],
+			workflows: () => [reviewWorkflow({ id: WORKFLOW.id, name: 'queue e2e: a review of two files', webhookPath: WORKFLOW.path, webhookId: WORKFLOW.webhookId, waitHours: 72, files: 'several', options: { reportExportStatus: true } })],
 			publish: [WORKFLOW.id],
 			log: (line) => process.stderr.write(`[queue review] ${line}\n`),
 		});

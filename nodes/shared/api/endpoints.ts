@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
 import { SUBSCRIPTION_PATH } from '../../../credentials/hosts';
-import type { ApiContext, ItemPolicy } from '../run';
+import type { ApiContext, Deadline, ItemPolicy, RequestPolicy } from '../run';
 import type { ApiResponse } from '../transport';
 import { apiRequestWithResponse, idempotencyKey } from '../transport';
 import type { IdForm, IdSource } from '../ids';
@@ -103,9 +103,10 @@ export async function sendWriteWithKey(
 	context: ApiContext,
 	endpoint: Endpoint,
 	body: IDataObject,
-	policy: ItemPolicy,
+	policy: RequestPolicy,
 	path: string,
 	key: string,
+	deadline?: Deadline,
 ): Promise<ApiResponse> {
-	return await apiRequestWithResponse(context, { method: endpoint.method, path, body, idempotencyKey: key, policy });
+	return await apiRequestWithResponse(context, { method: endpoint.method, path, body, idempotencyKey: key, policy, deadline });
 }

@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { ANSWER_LIMITS } from '../limits';
 import type { ApiContext } from '../run';
 import type { ApprovedUrl } from '../transport';
-import { apiRequest, apiRequestAllItems, apiRequestWithResponse, approveStorageUrl, claimIdempotencyKey, listAt, unexpectedResponse } from '../transport';
+import { apiRequest, apiRequestAllItems, approveStorageUrl, claimIdempotencyKey, listAt, unexpectedResponse } from '../transport';
 import { ENDPOINTS, pathTo, sendWrite, sendWriteWithKey } from './endpoints';
 import type { ApiCall, SortOrder, WriteCall } from './types';
 
@@ -177,9 +177,9 @@ export async function reportExportStatusWithKey(
 /**
  * PATCH /files/{fileId} as a claim (nodes/shared/callbacks/claim.ts): the export status sent with
  * the Idempotency-Key of `subject` (claimIdempotencyKey: the same in every n8n process, not the
- * item's), so that processes claiming the same subject race for it at the API. `replayed`: the API
- * answered with the stored answer of an earlier request with this key and body
- * (Idempotent-Replayed). A 422 key reuse is thrown as any error.
+ * item's), so that processes claiming the same subject race for it at the API. A 2xx, first or
+ * replayed (Idempotent-Replayed: this process wrote it before and lost the answer), is this
+ * process's claim; a 422 key reuse is thrown as any error.
  */
 export async function claimFile(
 	context: IWebhookFunctions,
@@ -187,11 +187,9 @@ export async function claimFile(
 	body: ExportStatusReport,
 	subject: string[],
 	{ policy, deadline }: ApiCall,
-): Promise<{ replayed: boolean }> {
+): Promise<void> {
 	const path = pathTo(context, ENDPOINTS.reportExportStatus, fileId, { what: 'file ID', source: 'The upload\'s status' }, policy.itemIndex);
-	const idempotencyKey = claimIdempotencyKey(context, subject);
-	const answer = await apiRequestWithResponse(context, { method: ENDPOINTS.reportExportStatus.method, path, body, idempotencyKey, policy, deadline });
-	return { replayed: String(answer.headers['idempotent-replayed'] ?? '').toLowerCase() === 'true' };
+	await sendWriteWithKey(context, ENDPOINTS.reportExportStatus, body, policy, path, claimIdempotencyKey(context, subject), deadline);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { CALLBACK_LIMITS } from '../limits';
+import { dropOldest, touch } from '../recentlyUsed';
 
 /**
  * What one n8n process remembers for each Callback Trigger node (a scope: the workflow, the node,
@@ -81,21 +82,15 @@ export class CallbackScope<V extends Verdict = Verdict> {
 
 	/** Remembers how a call about `uploadId` is answered until `until`; the oldest upload is dropped past the bound. */
 	rememberAnswer(uploadId: string, answer: RememberedAnswer): void {
-		this.answers.delete(uploadId);
-		this.answers.set(uploadId, answer);
-		// Bounded: one upload in, at most one out per call.
-		if (this.answers.size > CALLBACK_LIMITS.maxRememberedAnswers) this.answers.delete(this.answers.keys().next().value as string);
+		touch(this.answers, uploadId, answer);
+		dropOldest(this.answers, CALLBACK_LIMITS.maxRememberedAnswers);
 	}
 
 	private remember(key: string, limit: number): void {
 		if (!this.remembersHandled) return;
-		this.recent.delete(key);
-		this.recent.set(key, true);
 		// Bounded: one key in, at most one out per call once full (more only after History Size was lowered).
-		for (const oldest of this.recent.keys()) {
-			if (this.recent.size <= limit) break;
-			this.recent.delete(oldest);
-		}
+		touch(this.recent, key, true);
+		dropOldest(this.recent, limit);
 	}
 
 	/**
@@ -131,15 +126,11 @@ const scopes = new Map<string, CallbackScope<Verdict>>();
 export function scopeOf<V extends Verdict>(workflowId: string, nodeId: string, test = false): CallbackScope<V> {
 	const id = `${workflowId}\u0000${nodeId}\u0000${test ? 'test' : 'production'}`;
 	let scope = scopes.get(id);
-	if (scope) {
-		scopes.delete(id);
-	} else {
+	if (!scope) {
+		// Room for the new scope; one with a check in flight is kept (checks are capped per process).
+		dropOldest(scopes, CALLBACK_LIMITS.maxScopesInMemory - 1, (old) => old.checksInFlight === 0);
 		scope = new CallbackScope(!test);
-		for (const [oldId, old] of scopes) {
-			if (scopes.size < CALLBACK_LIMITS.maxScopesInMemory) break;
-			if (old.checksInFlight === 0) scopes.delete(oldId);
-		}
 	}
-	scopes.set(id, scope);
+	touch(scopes, id, scope);
 	return scope as unknown as CallbackScope<V>;
 }

@@ -2,6 +2,7 @@ import { createHash } from 'crypto';
 
 import { waitClock } from '../run/clock';
 import { WAIT_LIMITS } from '../limits';
+import { dropOldest, touch } from '../recentlyUsed';
 
 /**
  * The API's word about a key (HTTP 429) holds every request made with that key in this n8n
@@ -42,18 +43,10 @@ function forgetOpenGates(now: number): void {
 	for (const [key, state] of gates) {
 		if (state.waiting.size === 0 && Math.max(state.openAt, state.lastLeftAt) + FORGET_AFTER_MS < now) gates.delete(key);
 	}
-	if (gates.size <= MAX_GATES) return;
 	// Oldest first (the Map is in the order of last use); a gate with requests waiting is kept
 	// while any other can go, so a held request is never left looking at a gate nobody holds.
-	for (const [key, state] of gates) {
-		if (gates.size <= MAX_GATES) return;
-		if (state.waiting.size === 0) gates.delete(key);
-	}
-	while (gates.size > MAX_GATES) {
-		const oldest = gates.keys().next().value;
-		if (oldest === undefined) break;
-		gates.delete(oldest);
-	}
+	dropOldest(gates, MAX_GATES, (state) => state.waiting.size === 0);
+	dropOldest(gates, MAX_GATES);
 }
 
 /** The gate's name for a credential: the API base URL and a digest of the key. */
@@ -115,14 +108,9 @@ export class RateLimitGate {
 		const now = waitClock.now();
 		const until = Math.min(untilMs, now + WAIT_LIMITS.rateGateMaxHoldMs);
 		const state = gates.get(this.key);
-		if (state) {
-			state.openAt = Math.max(state.openAt, until);
-			// Re-inserting keeps the Map in the order of last use, so the oldest is dropped first.
-			gates.delete(this.key);
-			gates.set(this.key, state);
-		} else {
-			gates.set(this.key, { openAt: until, lastLeftAt: 0, waiting: new Set() });
-		}
+		if (state) state.openAt = Math.max(state.openAt, until);
+		// In the order of last use, so the oldest is dropped first.
+		touch(gates, this.key, state ?? { openAt: until, lastLeftAt: 0, waiting: new Set() });
 		forgetOpenGates(now);
 	}
 

@@ -66,7 +66,7 @@ document.querySelectorAll('button[data-add]').forEach(function(b){b.addEventList
 var t=document.getElementById(b.getAttribute('data-add'));document.getElementById(b.getAttribute('data-body')).appendChild(t.content.cloneNode(true));});});
 function text(el){if(el.type==='checkbox')return el.checked?'true':'false';return el.value;}
 function shown(el){if(el.tagName==='SELECT'){for(var i=0;i<el.options.length;i++){if(el.options[i].defaultSelected)return el.options[i].value;}return el.options.length?el.options[0].value:'';}return el.defaultValue;}
-form.addEventListener('submit',function(){var out={files:[]};
+form.addEventListener('submit',function(e){var out={files:[]};
 data.files.forEach(function(file,i){var sec=document.getElementById('dex-file-'+i);if(!sec)return;
 var d=sec.querySelector('input[data-decision]:checked');var note=sec.querySelector('textarea[data-note]');
 var entry={fileId:file.fileId,decision:d?d.value:'',note:note?note.value:'',changes:[]};
@@ -77,7 +77,18 @@ if(tr.hasAttribute('data-new'))changed=true;var cells=[];tr.querySelectorAll('[d
 if(changed)entry.changes.push({field:field.name,kind:field.kind,columns:field.columns,rows:rows});}
 else if(text(el)!==shown(el))entry.changes.push({field:field.name,kind:field.kind,value:text(el)});});
 out.files.push(entry);});
-document.getElementById('dex-payload').value=JSON.stringify(out);});})();`;
+document.getElementById('dex-payload').value=JSON.stringify(out);
+if(!window.fetch||!window.DOMParser)return;e.preventDefault();var button=form.querySelector('button[type="submit"]');button.disabled=true;
+fetch(location.href,{method:'POST',body:new URLSearchParams(new FormData(form)),credentials:'same-origin',cache:'no-store'}).then(function(r){
+var isHtml=(r.headers.get('content-type')||'').indexOf('text/html')===0;return r.text().then(function(t){
+var main=isHtml?new DOMParser().parseFromString(t,'text/html').querySelector('main'):null;
+if(main){replace(main.ownerDocument.title,Array.prototype.slice.call(main.childNodes));return;}
+if(r.status===404||r.status===409||r.status===410){replace(data.gone.title,[data.gone.title,data.gone.message]);return;}
+unsent();});}).catch(unsent);
+function unsent(){button.disabled=false;var note=document.getElementById('dex-status');note.textContent=data.unsent;note.hidden=false;note.scrollIntoView();}});
+function replace(title,parts){document.title=title;var main=document.querySelector('main');while(main.firstChild)main.removeChild(main.firstChild);
+parts.forEach(function(part,i){if(typeof part!=='string'){main.appendChild(document.adoptNode(part));return;}var el=document.createElement(i?'p':'h1');el.textContent=part;main.appendChild(el);});
+window.scrollTo(0,0);}})();`;
 
 const STYLE = `body{font:16px/1.4 system-ui,sans-serif;margin:0;color:#222;background:#f6f6f8}
 main{max-width:1400px;margin:auto;padding:12px}h1{font-size:1.3em}section.file{background:#fff;border:1px solid #ddd;border-radius:8px;margin:12px 0;padding:12px}
@@ -107,6 +118,8 @@ export function pageHeaders(previewOrigins: string[]): Record<string, string> {
 			`style-src ${STYLE_HASH}`,
 			`img-src ${frames}`,
 			`frame-src ${frames}`,
+			// The script sends the review to this same URL (and shows what n8n answers).
+			"connect-src 'self'",
 			"form-action 'self'",
 			"base-uri 'none'",
 			"frame-ancestors 'none'",
@@ -191,12 +204,28 @@ function fileSection(file: PageFile, index: number): string {
 	return `<section class="file" id="dex-file-${index}">${head}<div class="cols"><div class="doc">${preview(file)}</div><div class="fields">${fields}${file.fileId ? decision : ''}</div></div></section>`;
 }
 
+/**
+ * What the page's script shows when n8n, not the node, answers the submit: n8n answers 409 (JSON)
+ * for an execution that has resumed or ended (another tab, another person, or the Wait Limit got
+ * there first) before the node sees the request; no answer at all leaves the form as it was.
+ */
+export const SUBMIT_MESSAGES = {
+	gone: {
+		title: 'Review no longer open',
+		message: 'This review was sent already (from this page or another) or its time has passed, so n8n no longer takes it. Nothing was changed by this attempt.',
+	},
+	unsent: 'The review could not be sent just now (no answer). Everything you entered is still here: send it again in a moment.',
+};
+
 /** The review page of an execution's files. */
 export function reviewPage(files: PageFile[]): string {
-	const data = { files: files.map((file) => ({ fileId: file.fileId, fields: file.problem ? [] : file.fields.map((field) => ({ name: field.name, kind: field.kind, columns: field.columns.map((column) => column.name) })) })) };
+	const data = {
+		files: files.map((file) => ({ fileId: file.fileId, fields: file.problem ? [] : file.fields.map((field) => ({ name: field.name, kind: field.kind, columns: field.columns.map((column) => column.name) })) })),
+		...SUBMIT_MESSAGES,
+	};
 	const count = files.length === 1 ? 'one document' : `${files.length} documents`;
 	const body = `<h1>Review ${count}</h1><p>Check the values beside each document, correct what is wrong, then approve or reject each one and send the review. It can be sent once.</p><form id="dex-form" method="post">${files
 		.map(fileSection)
-		.join('')}<input type="hidden" name="payload" id="dex-payload"><button type="submit">Send review</button></form><script type="application/json" id="dex-data">${json(data)}</script>`;
+		.join('')}<input type="hidden" name="payload" id="dex-payload"><p class="problem" id="dex-status" role="status" hidden></p><button type="submit">Send review</button></form><script type="application/json" id="dex-data">${json(data)}</script>`;
 	return shell('Review documents', body, true);
 }

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { REVIEW_LIMITS } from '../../../shared/limits';
+import { dropOldest, touch } from '../../../shared/recentlyUsed';
 import { defaultRequestLimits, storedItemPolicy } from '../../../shared/requestPolicy';
 import type { ItemPolicy } from '../../../shared/run';
 
@@ -49,12 +50,8 @@ export function claimOf(key: string): 'sending' | 'sent' | undefined {
 export function setClaim(key: string, claim: 'sending' | 'sent' | undefined): void {
 	claims.delete(key);
 	if (claim === undefined) return;
-	claims.set(key, claim);
-	while (claims.size > REVIEW_LIMITS.maxClaims) {
-		const oldest = claims.keys().next().value;
-		if (oldest === undefined) break;
-		claims.delete(oldest);
-	}
+	touch(claims, key, claim);
+	dropOldest(claims, REVIEW_LIMITS.maxClaims);
 }
 
 /** How the webhook answers: a status, an HTML page, the preview links' origins (for the CSP). */

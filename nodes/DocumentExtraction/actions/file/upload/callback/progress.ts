@@ -1,5 +1,6 @@
 import type { UploadProgress } from '../../../../../shared/uploadStatus';
 import { CALLBACK_WAIT_LIMITS } from '../../../../../shared/limits';
+import { dropOldest, touch } from '../../../../../shared/recentlyUsed';
 import type { WaitItem } from './state';
 
 /**
@@ -44,16 +45,11 @@ function fresh(): WaitProgress {
 
 /** The record of a waiting execution, created when missing (`created` tells), marked as most recently used. */
 export function progressOf(key: string): { progress: WaitProgress; created: boolean } {
-	let progress = tracked.get(key);
-	const created = progress === undefined;
-	if (progress) tracked.delete(key);
-	else progress = fresh();
-	tracked.set(key, progress);
-	while (tracked.size > CALLBACK_WAIT_LIMITS.maxTrackedExecutions) {
-		const oldest = tracked.keys().next().value as string;
-		tracked.delete(oldest);
-	}
-	return { progress, created };
+	const known = tracked.get(key);
+	const progress = known ?? fresh();
+	touch(tracked, key, progress);
+	dropOldest(tracked, CALLBACK_WAIT_LIMITS.maxTrackedExecutions);
+	return { progress, created: known === undefined };
 }
 
 /** Whether this process already resumed the execution (then only a marker is kept). */

@@ -25,9 +25,10 @@ import { CALLBACK_QUERY } from './webhooks';
  * execution in error and run the rest of the workflow with an empty item. The execution resumes
  * once, when every upload of the run is confirmed, with the items the polling mode outputs.
  *
- * Answers (the callback verifier's one set, nodes/shared/callbacks/answers.ts): 401 wrong secret;
- * 400 no item or a body that is not a JSON object; 404 not a waiting Upload; 200 intermediate step,
- * already confirmed, confirmed, resuming or already resumed; 503 with Retry-After, not now (the
+ * Answers (the callback verifier's one set, nodes/shared/callbacks/answers.ts): 200 an
+ * intermediate step (first, before anything else is read); 401 wrong secret; 400 no item or a
+ * body that is not a JSON object; 404 not a waiting Upload; 200 already confirmed, confirmed,
+ * resuming or already resumed; 503 with Retry-After, not now (the
  * API says the upload has not finished, could not be reached, or was asked for this upload
  * moments ago): the service tries again.
  */
@@ -56,6 +57,13 @@ function itemIndexOf(value: unknown, count: number): number | undefined {
 }
 
 async function handleCallback(context: IWebhookFunctions, reply: Reply): Promise<IWebhookResponseData> {
+	// An intermediate step changes nothing and asks nothing: answered before the wait's state is
+	// read, because reading it is an n8n expression, which n8n 2.x evaluates in its expression
+	// isolate (docs/dev/callback-wait.md#what-a-call-costs-n8n). It tells a caller no more than the
+	// secret check below would (that this execution waits for callbacks); past the Wait Timeout
+	// n8n resumes the execution itself.
+	const read = readNotice(context.getBodyData());
+	if (read.ok && isIntermediate(read.notice)) return reply(200, { status: 'noted', note: 'an intermediate step: nothing to check' });
 	const header = readWaitHeader(context);
 	if (!header) return reply(404, { error: 'This execution is not waiting for Document Extraction callbacks' });
 	const query = context.getQueryData() as IDataObject;
@@ -64,15 +72,11 @@ async function handleCallback(context: IWebhookFunctions, reply: Reply): Promise
 	}
 	const index = itemIndexOf(query[CALLBACK_QUERY.item], header.count);
 	if (index === undefined) return reply(400, { error: `The callback URL names no item of this wait (${header.count} items)` });
-	const read = readNotice(context.getBodyData());
 	if (!read.ok) return reply(400, { error: 'The callback body must be a JSON object' });
 
 	const key = [context.getExecutionId() ?? '', context.getNode().name, header.secret].join('\u0000');
 	if (resumedHere(key)) return reply(200, { status: 'already resumed' });
 	if (waitClock.now() >= header.deadline) return await resume(context, header, key, reply, 'The Wait Timeout has passed: resuming with what has finished');
-	if (isIntermediate(read.notice)) {
-		return reply(200, { status: 'noted', note: 'an intermediate step: nothing to check' });
-	}
 
 	const { progress, created } = progressOf(key);
 	if (created) progress.firstLook = firstLook(context, header, progress);
