@@ -17,17 +17,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { callbackUploadWorkflow } from '../dev/n8n/callback-workflows';
+import { numberFlag } from './args';
 import { headlessEnv } from '../dev/n8n/n8n-env';
 import { startStack, type Stack } from '../dev/n8n/n8n-stack';
 import { postJson } from './queue/ceiling';
 import { postAll } from './queue/executions';
 
-function option(name: string, fallback: number): number {
-	const index = process.argv.indexOf(`--${name}`);
-	return index >= 0 ? Number(process.argv[index + 1]) : fallback;
-}
-const EXECUTIONS = option('executions', 20);
-const CALLS = option('calls', 600);
+const EXECUTIONS = numberFlag('executions', 20);
+const CALLS = numberFlag('calls', 600);
 const PATH = 'dex-call-profile';
 const PACKAGE = 'n8n-nodes-document-extraction';
 

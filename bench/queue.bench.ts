@@ -45,6 +45,7 @@ import { SEEDED_KEYS } from '../dev/emulator';
 import { ensureN8n } from '../dev/n8n/n8n-runtime';
 import { runWorkflow, startStack, waitForExecution, type Stack, type WorkflowJson } from '../dev/n8n/n8n-stack';
 import { startQueueStack, type QueueStack } from '../dev/n8n/queue/queue-stack';
+import { textFlag } from './args';
 import { burst, type Burst, type BurstTarget, type Mode } from './queue/burst';
 import { measureCallCosts, type CallCost } from './queue/call-cost';
 import { CEILING_ID, CEILING_PATH, ceilingWorkflow, HINT_PATH, hintWorkflow, startCeilingNotifier, type CeilingNotifier } from './queue/ceiling';
@@ -69,10 +70,7 @@ const QUICK = process.argv.includes('--quick');
 /** Only the CPU per call (section 2), then stop. */
 const COSTS_ONLY = process.argv.includes('--costs-only');
 /** n8n 2.x's expression engine for every process (N8N_EXPRESSION_ENGINE: vm, n8n's default, or legacy); unset: n8n's default. */
-const EXPRESSION_ENGINE = (() => {
-	const index = process.argv.indexOf('--expression-engine');
-	return index >= 0 ? process.argv[index + 1] : undefined;
-})();
+const EXPRESSION_ENGINE = textFlag('expression-engine') || undefined;
 const BENCH_PATH = 'dex-queue-bench';
 const CALLBACK_PATH = 'dex-queue-bench-callback';
 

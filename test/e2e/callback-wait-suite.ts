@@ -134,7 +134,12 @@ export function describeCallbackWaitInRealN8n(): void {
 			const noTokenBody = await noToken.text();
 			const wrongSecret = new URL(url);
 			wrongSecret.searchParams.set('dexToken', 'f'.repeat(64));
-			const stranger = await fetch(wrongSecret, { method: 'POST', headers: { 'content-type': 'application/json' }, body: intermediate });
+			// A stranger's final step is refused by the node's secret; an intermediate step is answered
+			// "noted" before anything is read (it changes nothing: docs/dev/callback-wait.md).
+			const final = JSON.stringify({ status: 'completed', step: 'processing_finished' });
+			const stranger = await fetch(wrongSecret, { method: 'POST', headers: { 'content-type': 'application/json' }, body: final });
+			const strangersStep = await fetch(wrongSecret, { method: 'POST', headers: { 'content-type': 'application/json' }, body: intermediate });
+			expect({ status: strangersStep.status, body: (await strangersStep.json()) as unknown }).toMatchObject({ status: 200, body: { status: 'noted' } });
 			process.stderr.write(`[callback e2e] n8n ${prepared.runtime.n8nVersion}: resume URL ${new URL(url).searchParams.has('signature') ? 'with' : 'without'} n8n's token; without it: ${noToken.status} ${noTokenBody}; wrong dexToken: ${stranger.status}\n`);
 			if (n8n1()) {
 				expect(new URL(url).searchParams.has('signature')).toBe(false);

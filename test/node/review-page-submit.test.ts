@@ -34,7 +34,8 @@ type Answer = (res: ServerResponse) => void;
 let server: Server;
 let origin = '';
 let browser: EditorBrowser;
-let answers: Answer[] = [];
+/** How the server answers every submit, until changed. */
+let answer: Answer = (res) => res.destroy();
 const received: string[] = [];
 
 async function bodyOf(req: IncomingMessage): Promise<string> {
@@ -52,9 +53,7 @@ beforeAll(async () => {
 				return;
 			}
 			received.push(new URLSearchParams(await bodyOf(req)).get('payload') ?? '');
-			const answer = answers.shift();
-			if (answer) answer(res);
-			else res.destroy();
+			answer(res);
 		})();
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -69,7 +68,6 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-	answers = [];
 	received.length = 0;
 });
 
@@ -90,7 +88,7 @@ async function violations(): Promise<number> {
 }
 
 test("the node's answer is shown in place of the form; the review went once, with the change", async () => {
-	answers.push(nodePage('Review sent', 'Thank you: the review has been sent.'));
+	answer = nodePage('Review sent', 'Thank you: the review has been sent.');
 	await openAndFill();
 	await browser.page.getByRole('button', { name: 'Send review' }).click();
 	await browser.page.getByRole('heading', { name: 'Review sent' }).waitFor();
@@ -104,10 +102,10 @@ test("the node's answer is shown in place of the form; the review went once, wit
 });
 
 test("n8n's 409 for an execution that resumed or ended: 'Review no longer open', the form gone", async () => {
-	answers.push((res) => {
+	answer = (res) => {
 		res.writeHead(409, { 'content-type': 'application/json; charset=utf-8' });
 		res.end(JSON.stringify({ code: 409, message: 'The execution "42 has finished already.' }));
-	});
+	};
 	await openAndFill();
 	await browser.page.getByRole('button', { name: 'Send review' }).click();
 	await browser.page.getByRole('heading', { name: SUBMIT_MESSAGES.gone.title }).waitFor();
@@ -118,17 +116,18 @@ test("n8n's 409 for an execution that resumed or ended: 'Review no longer open',
 });
 
 test('no answer, then a 502 from a gateway: the form stays as entered and says so; sent again, it goes', async () => {
-	// The first request is dropped (no answer), the second gets a gateway's 502, the third the node's page.
-	answers.push((res) => res.destroy());
-	answers.push((res) => {
+	// Chromium itself sends a POST again once when its connection is reset, so each kind of answer
+	// stays until the next one is set, and the requests are not counted one per click.
+	const dropped: Answer = (res) => res.destroy();
+	const badGateway: Answer = (res) => {
 		res.writeHead(502, { 'content-type': 'text/plain' });
 		res.end('Bad Gateway');
-	});
-	answers.push(nodePage('Review sent', 'Thank you: the review has been sent.'));
+	};
 	await openAndFill();
 	const { page } = browser;
 	const status = page.locator('#dex-status');
-	for (let attempt = 0; attempt < 2; attempt++) {
+	for (const failure of [dropped, badGateway]) {
+		answer = failure;
 		await page.getByRole('button', { name: 'Send review' }).click();
 		await status.waitFor({ state: 'visible' });
 		expect(await status.textContent()).toBe(SUBMIT_MESSAGES.unsent);
@@ -136,18 +135,20 @@ test('no answer, then a 502 from a gateway: the form stays as entered and says s
 		expect(await page.getByRole('button', { name: 'Send review' }).isEnabled()).toBe(true);
 		await page.evaluate("document.getElementById('dex-status').hidden = true");
 	}
+	answer = nodePage('Review sent', 'Thank you: the review has been sent.');
 	await page.getByRole('button', { name: 'Send review' }).click();
 	await page.getByRole('heading', { name: 'Review sent' }).waitFor();
-	expect(received).toHaveLength(3);
+	expect(received.length).toBeGreaterThanOrEqual(3);
+	// Every attempt sent the same review.
 	expect(new Set(received).size).toBe(1);
 	expect(await violations()).toBe(0);
 });
 
 test("an HTML answer that is not the node's, carrying a script: shown, the script not run", async () => {
-	answers.push((res) => {
+	answer = (res) => {
 		res.writeHead(200, { 'content-type': 'text/html' });
 		res.end('<title>Proxy</title><main><h1>Proxy page</h1><script>window.__dexPwned = 1</script><img src="x" onerror="window.__dexPwned = 2"></main>');
-	});
+	};
 	await openAndFill();
 	await browser.page.getByRole('button', { name: 'Send review' }).click();
 	await browser.page.getByRole('heading', { name: 'Proxy page' }).waitFor();
