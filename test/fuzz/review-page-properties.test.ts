@@ -17,15 +17,12 @@
  * Runs: 40 from a fixed seed in `npm test` (each opens a page); `npm run fuzz` scales them
  * (test/fuzz/runs.ts).
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import * as fc from 'fast-check';
 
 import type { PageField, PageFile } from '../../nodes/DocumentExtraction/actions/file/reviewValuesPage';
 import { SUBMIT_MESSAGES, pageHeaders, reviewPage, safeUrl } from '../../nodes/DocumentExtraction/actions/file/reviewValuesPage';
 import type { EditorBrowser } from '../../dev/n8n/browser';
-import { openBrowser } from '../../dev/n8n/browser';
+import { servePagesInChromium, type PageInChromium } from '../node/page-in-chromium';
 import { fuzzParameters, fuzzTimeout } from './runs';
 
 const RUNS = 40;
@@ -88,13 +85,13 @@ const table: fc.Arbitrary<PageField> = fc
 		rows: cells.map((row) => row.slice(0, columns.length)),
 	}));
 
-let server: Server;
 let origin = '';
 let current = '';
 let browser: EditorBrowser;
+let served: PageInChromium | undefined;
 
 beforeAll(async () => {
-	server = createServer((req, res) => {
+	served = await servePagesInChromium((req, res) => {
 		if (req.url === '/page') {
 			res.writeHead(200, pageHeaders([origin]));
 			res.end(current);
@@ -103,16 +100,11 @@ beforeAll(async () => {
 		res.writeHead(200, { 'content-type': 'text/plain' });
 		res.end('preview');
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	browser = await openBrowser();
-	// Counts Content-Security-Policy violations: an injected script or handler the policy blocked is one.
-	await browser.page.addInitScript("window.__dexViolations = 0; document.addEventListener('securitypolicyviolation', () => { window.__dexViolations += 1; });");
+	({ origin, browser } = served);
 });
 
 afterAll(async () => {
-	await browser?.close();
-	await new Promise<void>((resolve) => server.close(() => resolve()));
+	await served?.close();
 });
 
 const file = fc.record({

@@ -10,13 +10,12 @@
  * - an HTML answer that carries a script (not the node's: a proxy's): shown, the script not run;
  * and no Content-Security-Policy violation (the script's request is allowed by connect-src).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import type { PageFile } from '../../nodes/DocumentExtraction/actions/file/reviewValuesPage';
 import { SUBMIT_MESSAGES, messagePage, pageHeaders, reviewPage } from '../../nodes/DocumentExtraction/actions/file/reviewValuesPage';
 import type { EditorBrowser } from '../../dev/n8n/browser';
-import { openBrowser } from '../../dev/n8n/browser';
+import { servePagesInChromium, type PageInChromium } from './page-in-chromium';
 
 jest.setTimeout(120_000);
 
@@ -31,7 +30,6 @@ const FILE: PageFile = {
 
 type Answer = (res: ServerResponse) => void;
 
-let server: Server;
 let origin = '';
 let browser: EditorBrowser;
 /** How the server answers every submit, until changed. */
@@ -44,8 +42,10 @@ async function bodyOf(req: IncomingMessage): Promise<string> {
 	return Buffer.concat(chunks).toString('utf8');
 }
 
+let served: PageInChromium | undefined;
+
 beforeAll(async () => {
-	server = createServer((req, res) => {
+	served = await servePagesInChromium((req, res) => {
 		void (async () => {
 			if (req.method === 'GET') {
 				res.writeHead(200, pageHeaders([]));
@@ -56,15 +56,11 @@ beforeAll(async () => {
 			answer(res);
 		})();
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	browser = await openBrowser();
-	await browser.page.addInitScript("window.__dexViolations = 0; document.addEventListener('securitypolicyviolation', () => { window.__dexViolations += 1; });");
+	({ origin, browser } = served);
 });
 
 afterAll(async () => {
-	await browser?.close();
-	await new Promise<void>((resolve) => server.close(() => resolve()));
+	await served?.close();
 });
 
 beforeEach(() => {

@@ -48,8 +48,10 @@ export function claimOf(key: string): 'sending' | 'sent' | undefined {
 }
 
 export function setClaim(key: string, claim: 'sending' | 'sent' | undefined): void {
-	claims.delete(key);
-	if (claim === undefined) return;
+	if (claim === undefined) {
+		claims.delete(key);
+		return;
+	}
 	touch(claims, key, claim);
 	dropOldest(claims, REVIEW_LIMITS.maxClaims);
 }
